@@ -9,11 +9,11 @@
  *
  * @module
  */
-import type { CollectionStore } from '../collections/collection-store.js';
+import type { CollectionStore, Collections } from '../collections/collection-store.js';
 import { itemOf } from '../collections/item.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
-import { expandAnswer } from './twin-expand.js';
+import { expandAnswer, expandPaths, type Found } from './twin-expand.js';
 import type {
   ActionOutcome,
   FlowEffect,
@@ -25,7 +25,7 @@ import type {
   TwinFlows,
 } from './twin-flows.js';
 import { IdempotencyKeys } from './twin-idempotency.js';
-import { filterByQuery, matchesSearch, PageProblem, pageOf } from './twin-lists.js';
+import { filterByQuery, matchesSearch, PageProblem, pageOf, parseSearch } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 
@@ -74,6 +74,12 @@ export interface TwinParts {
   now: () => number;
   /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /**
+   * The delivery engine's own check of a receiver's URL (webhook/delivery-target.ts), throwing
+   * its refusal: a webhook endpoint the twin could never send to is refused when it is made or
+   * changed, by the same rule as its deliveries. @default every URL taken
+   */
+  checkTarget?: (url: unknown) => void;
 }
 
 class Refusal extends Error {
@@ -157,6 +163,7 @@ export class TwinEngine {
         this.#parts.profile.body === 'form',
         this.#parts.flows?.required === true,
       );
+      this.#checkEndpoint(matched, params);
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
       if (key === undefined || key === '') return await this.#answer(matched, params, request);
@@ -169,7 +176,7 @@ export class TwinEngine {
     } catch (error) {
       if (error instanceof Refusal) return this.#error(error.error);
       if (error instanceof ParamProblem || error instanceof PageProblem) {
-        const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
+        const code = error.code;
         return this.#error({
           status: 400,
           type: 'invalid_request_error',
@@ -198,6 +205,29 @@ export class TwinEngine {
           key === ''
             ? `You did not provide an API key. Send it as Authorization: ${auth.schemes[0]} ${auth.bearerPrefix}….`
             : `Invalid API Key provided: keys of this twin start with ${auth.bearerPrefix}.`,
+      });
+    }
+  }
+
+  /** Refuses a webhook endpoint's `url` the delivery engine would never send to (Stripe: `url_invalid`). */
+  #checkEndpoint(matched: MatchedOperation, params: TwinParams): void {
+    const check = this.#parts.checkTarget;
+    const template = this.#parts.flows?.events?.endpointsTemplate;
+    const resource = matched.op.resource;
+    if (check === undefined || resource === undefined || resource.template !== template) return;
+    if (matched.op.action !== 'create' && matched.op.action !== 'update') return;
+    const url = params.body.url;
+    if (url === undefined || (matched.op.action === 'update' && url === '')) return;
+    try {
+      check(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Refusal({
+        status: 400,
+        type: 'invalid_request_error',
+        code: 'url_invalid',
+        param: 'url',
+        message: `Invalid URL: ${message.slice(0, 300)}.`,
       });
     }
   }
@@ -304,12 +334,16 @@ export class TwinEngine {
   async #answer(matched: MatchedOperation, params: TwinParams, request: TwinRequest): Promise<TwinAnswer> {
     const { op } = matched;
     const resource = op.resource;
-    const answer = await this.#dispatch(matched, resource, params, request);
     const expand = this.#parts.profile.expand;
     const asked = expand === undefined ? undefined : (params.query[expand] ?? params.body[expand]);
-    if (answer.status >= 300 || !Array.isArray(asked) || asked.length === 0) return answer;
+    // Checked before the request changes anything: a path too deep is refused, not half done.
+    const paths = Array.isArray(asked) ? expandPaths(asked) : [];
+    const answer = await this.#dispatch(matched, resource, params, request);
+    if (answer.status >= 300 || paths.length === 0) return answer;
     const value = JSON.parse(answer.body) as unknown;
-    await expandAnswer(value, asked.map(String).slice(0, 20), (id) => this.#find(id));
+    // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
+    const collections = await this.#parts.collections.get(this.#parts.name);
+    await expandAnswer(value, paths, async (id) => this.#findSized(id, collections), answer.body.length);
     return { ...answer, body: JSON.stringify(value) };
   }
 
@@ -350,14 +384,19 @@ export class TwinEngine {
     return collections.get(resource.key)?.map((item) => item.value as unknown as Stored);
   }
 
-  /** A stored object by its id, in whichever collection holds it (for `expand`). */
+  /** A stored object by its id, in whichever collection holds it (for the flows). */
   async #find(id: string): Promise<Record<string, unknown> | undefined> {
-    const collections = await this.#parts.collections.get(this.#parts.name);
+    return (await this.#findSized(id))?.object;
+  }
+
+  /** A stored object by its id and the size of its stored text (for `expand`, which counts it). */
+  async #findSized(id: string, read?: Collections): Promise<Found | undefined> {
+    const collections = read ?? (await this.#parts.collections.get(this.#parts.name));
     for (const resource of this.#parts.model.resources) {
       if (resource.prefix !== '' && !id.startsWith(resource.prefix)) continue;
       const found = collections.get(resource.key)?.find((item) => (item.value as unknown as Stored).id === id);
       if (found !== undefined && !(found.value as unknown as Stored).deleted)
-        return (found.value as unknown as Stored).object;
+        return { object: (found.value as unknown as Stored).object, size: found.text.length };
     }
     return undefined;
   }
@@ -601,6 +640,11 @@ export class TwinEngine {
     params: TwinParams,
     path: string,
   ): Promise<TwinAnswer> {
+    // A search query is read once, before any item (refused as Stripe refuses it), then matched per item.
+    const search =
+      matched.op.action === 'search'
+        ? parseSearch(typeof params.query.query === 'string' ? params.query.query : '')
+        : undefined;
     const all = await this.#stored(resource);
     const { status, value } = this.#example(matched);
     if (all === undefined) return this.#json(status, value);
@@ -608,9 +652,8 @@ export class TwinEngine {
     let live = all.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
     if (this.#parts.profile.list.order === 'newest') live = live.reverse();
     const pages = this.#parts.profile.pagination;
-    if (matched.op.action === 'search') {
-      const query = typeof params.query.query === 'string' ? params.query.query : '';
-      live = live.filter((item) => matchesSearch(item, query));
+    if (search !== undefined) {
+      live = live.filter((item) => matchesSearch(item, search));
     } else {
       const skip = new Set([pages.limit, 'expand', 'page', pages.style === 'cursor' ? pages.after : pages.page]);
       if (pages.style === 'cursor') skip.add(pages.before);

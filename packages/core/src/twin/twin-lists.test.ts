@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesSearch, PageProblem, pageOf } from './twin-lists.js';
+import { matchesSearch, PageProblem, pageOf, parseSearch, SEARCH_MAX_CLAUSES } from './twin-lists.js';
 import { checkProfile } from './twin-profile.js';
 
 const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }));
@@ -31,16 +31,45 @@ describe('pages', () => {
 });
 
 describe("Stripe's search query", () => {
-  const customer = { email: 'Jenny@Example.com', amount: 500, metadata: { order: '6735' } };
+  const customer = { email: 'Jenny@Example.com', amount: 500, metadata: { order: '6735' }, phone: null };
   it.each([
     ["email:'jenny@example.com'", true],
+    ['email:"jenny@example.com"', true],
     ['email~"example"', true],
     ["metadata['order']:'6735'", true],
+    ['metadata["order"]:"6735"', true],
     ["metadata['order']:'1' OR amount>100", true],
     ["metadata['order']:'6735' AND amount<100", false],
+    ["metadata['order']:'6735' amount>=500", true],
+    ['amount=500', true],
+    ['amount<=499', false],
     ["-email:'jenny@example.com'", false],
-    ['not a query', false],
+    ['phone:null', true],
+    ['-email:null', true],
+    ['email:"a \\" b"', false],
   ])('%s matches: %s', (query, hit) => {
-    expect(matchesSearch(customer, query)).toBe(hit);
+    expect(matchesSearch(customer, parseSearch(query))).toBe(hit);
+  });
+
+  it.each([
+    ['not a query', /operator/],
+    ['', /empty/],
+    [`email:${' '.repeat(900)}'x'y`, /value is expected/],
+    ["email:'x'y", /space is expected/],
+    ['email:"open', /not closed/],
+    ['a:1 AND b:2 OR c:3', /AND and OR/],
+    ['email~"ab"', /at least 3/],
+    ['amount>abc', /compares numbers/],
+    [Array.from({ length: SEARCH_MAX_CLAUSES + 1 }, (_, i) => `a:${i}`).join(' OR '), /at most 10 clauses/],
+    [`email:"${'x'.repeat(1000)}"`, /at most 1000/],
+  ])('refuses query %#', (query, message) => {
+    expect(() => parseSearch(query)).toThrow(message);
+  });
+
+  it('reads a long query of spaces in linear time', () => {
+    const started = performance.now();
+    expect(() => parseSearch(`email:${' '.repeat(900)}'x'y`)).toThrow(PageProblem);
+    expect(() => parseSearch(`${' '.repeat(990)}a:1 x`)).toThrow(PageProblem);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

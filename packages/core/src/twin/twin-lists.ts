@@ -17,11 +17,12 @@ export interface Page {
   link?: string;
 }
 
-/** A page problem: a bad page size or cursor. */
+/** A page problem: a bad page size or cursor, or a search query Stripe refuses; `code` is Stripe's. */
 export class PageProblem extends Error {
   constructor(
     message: string,
     readonly param: string,
+    readonly code = 'parameter_invalid_integer',
   ) {
     super(message);
   }
@@ -36,29 +37,158 @@ function sizeOf(value: unknown, param: string, fallback: number, max: number): n
   return size;
 }
 
-/** Whether `item` matches a search query such as `email:"a@b.c" AND metadata['order']:'6735'`. */
-export function matchesSearch(item: Record<string, unknown>, query: string): boolean {
-  const clauses = query.split(/\s+OR\s+/i).map((part) => part.split(/\s+AND\s+/i));
-  return clauses.some((all) =>
-    all.every((clause) => {
-      const found = /^\s*(-?)([A-Za-z0-9_.]+)(?:\[['"]([^'"]*)['"]\])?\s*(:|~|>=|<=|>|<)\s*['"]?([^'"]*)['"]?\s*$/.exec(
-        clause,
-      );
-      if (found === null) return false;
-      const [, negate, field, key, operator, wanted] = found as unknown as string[];
-      let value = item[field as string];
-      if (key !== undefined) value = (value as Record<string, unknown> | null | undefined)?.[key];
-      const text = value === null || value === undefined ? '' : String(value);
-      let hit: boolean;
-      if (operator === '~') hit = text.toLowerCase().includes((wanted as string).toLowerCase());
-      else if (operator === ':') hit = text.toLowerCase() === (wanted as string).toLowerCase();
-      else {
-        const [a, b] = [Number(text), Number(wanted)];
-        hit = operator === '>' ? a > b : operator === '<' ? a < b : operator === '>=' ? a >= b : a <= b;
+/** Most clauses one search query holds, as Stripe allows ("up to 10 query clauses"). */
+export const SEARCH_MAX_CLAUSES = 10;
+/** Most characters one search query holds (the twin's own bound; Stripe's queries are short). */
+export const SEARCH_MAX_LENGTH = 1_000;
+
+/** One clause of a search query: `-metadata['order']:'6735'`, `amount>1000`, `email~"example"`. */
+export interface SearchClause {
+  negate: boolean;
+  field: string;
+  /** The key of `metadata['key']`. */
+  key?: string;
+  operator: ':' | '~' | '=' | '>' | '<' | '>=' | '<=';
+  /** The value as written, its quotes removed (`null` for the bare word null). */
+  value: string | null;
+}
+
+/** A search query read once: its clauses, joined all by AND or all by OR (Stripe never mixes them). */
+export interface SearchQuery {
+  join: 'AND' | 'OR';
+  clauses: SearchClause[];
+}
+
+const FIELD_CHAR = /[A-Za-z0-9_.]/;
+const SPACE = /\s/;
+
+function searchProblem(message: string): PageProblem {
+  return new PageProblem(`Invalid search query: ${message}`, 'query', 'parameter_invalid');
+}
+
+/**
+ * Reads a search query in one pass (no backtracking): clauses of a field (with an
+ * optional `['key']`), an operator and a value (quoted, a backslash escaping a quote, or
+ * one bare word), joined by spaces, `AND` or `OR`. Throws a {@link PageProblem}
+ * (param `query`) for a query Stripe refuses: too long, more than
+ * {@link SEARCH_MAX_CLAUSES} clauses, AND mixed with OR, a syntax error.
+ */
+export function parseSearch(query: string): SearchQuery {
+  if (query.length > SEARCH_MAX_LENGTH) {
+    throw searchProblem(`the query is ${query.length} characters long; at most ${SEARCH_MAX_LENGTH} are allowed.`);
+  }
+  const clauses: SearchClause[] = [];
+  let join: 'AND' | 'OR' | undefined;
+  let at = 0;
+  const end = query.length;
+  const skipSpace = () => {
+    while (at < end && SPACE.test(query[at] as string)) at++;
+  };
+  const near = () => `at character ${at + 1}`;
+  const quoted = (): string => {
+    const quote = query[at] as string;
+    at++;
+    let text = '';
+    while (at < end && query[at] !== quote) {
+      if (query[at] === '\\' && at + 1 < end) at++;
+      text += query[at];
+      at++;
+    }
+    if (at >= end) throw searchProblem(`a quoted value is not closed ${near()}.`);
+    at++;
+    return text;
+  };
+  skipSpace();
+  if (at >= end) throw searchProblem('the query is empty.');
+  while (at < end) {
+    if (clauses.length > 0) {
+      // A separator: spaces, then perhaps AND or OR and more spaces.
+      const word = /^(AND|OR)(?=\s)/i.exec(query.slice(at, at + 4))?.[1]?.toUpperCase() as 'AND' | 'OR' | undefined;
+      const kind = word ?? 'AND';
+      if (word !== undefined) {
+        at += word.length;
+        skipSpace();
       }
-      return negate === '-' ? !hit : hit;
-    }),
-  );
+      if (join !== undefined && join !== kind) {
+        throw searchProblem('AND and OR cannot be combined in one query.');
+      }
+      join = kind;
+      if (clauses.length >= SEARCH_MAX_CLAUSES) {
+        throw searchProblem(`a query holds at most ${SEARCH_MAX_CLAUSES} clauses.`);
+      }
+    }
+    const negate = query[at] === '-';
+    if (negate) at++;
+    const fieldStart = at;
+    while (at < end && FIELD_CHAR.test(query[at] as string)) at++;
+    const field = query.slice(fieldStart, at);
+    if (field === '') throw searchProblem(`a field name is expected ${near()}.`);
+    let key: string | undefined;
+    if (query[at] === '[') {
+      at++;
+      if (query[at] !== "'" && query[at] !== '"') throw searchProblem(`a quoted key is expected ${near()}.`);
+      key = quoted();
+      if (query[at] !== ']') throw searchProblem(`] is expected ${near()}.`);
+      at++;
+    }
+    const two = query.slice(at, at + 2);
+    const operator = (
+      two === '>=' || two === '<=' ? two : [':', '~', '=', '>', '<'].includes(query[at] ?? '') ? query[at] : undefined
+    ) as SearchClause['operator'] | undefined;
+    if (operator === undefined) throw searchProblem(`an operator (: ~ = > < >= <=) is expected ${near()}.`);
+    at += operator.length;
+    let value: string | null;
+    if (query[at] === "'" || query[at] === '"') value = quoted();
+    else {
+      const valueStart = at;
+      while (at < end && !SPACE.test(query[at] as string) && query[at] !== "'" && query[at] !== '"') at++;
+      value = query.slice(valueStart, at);
+      if (value === '') throw searchProblem(`a value is expected ${near()}.`);
+      if (value === 'null') value = null;
+    }
+    if (operator === '~' && (value === null || value.length < 3)) {
+      throw searchProblem('a substring (~) value needs at least 3 characters.');
+    }
+    if (operator !== ':' && operator !== '~' && (value === null || !Number.isFinite(Number(value)))) {
+      throw searchProblem(`${operator} compares numbers; ${JSON.stringify(String(value).slice(0, 50))} is not one.`);
+    }
+    clauses.push({ negate, field, ...(key === undefined ? {} : { key }), operator, value });
+    if (at < end && !SPACE.test(query[at] as string)) throw searchProblem(`a space is expected ${near()}.`);
+    skipSpace();
+  }
+  return { join: join ?? 'AND', clauses };
+}
+
+function clauseHits(item: Record<string, unknown>, clause: SearchClause): boolean {
+  let value = Object.hasOwn(item, clause.field) ? item[clause.field] : undefined;
+  if (clause.key !== undefined) {
+    const holder = value as Record<string, unknown> | null | undefined;
+    value =
+      typeof holder === 'object' && holder !== null && Object.hasOwn(holder, clause.key)
+        ? holder[clause.key]
+        : undefined;
+  }
+  const wanted = clause.value;
+  let hit: boolean;
+  if (wanted === null) hit = value === null || value === undefined || value === '';
+  else {
+    const text = value === null || value === undefined ? '' : String(value);
+    if (clause.operator === '~') hit = text.toLowerCase().includes(wanted.toLowerCase());
+    else if (clause.operator === ':') hit = text.toLowerCase() === wanted.toLowerCase();
+    else {
+      const [a, b] = [value === null || value === undefined || text === '' ? Number.NaN : Number(text), Number(wanted)];
+      const op = clause.operator;
+      hit = op === '=' ? a === b : op === '>' ? a > b : op === '<' ? a < b : op === '>=' ? a >= b : a <= b;
+    }
+  }
+  return clause.negate ? !hit : hit;
+}
+
+/** Whether `item` matches a search query read by {@link parseSearch}. */
+export function matchesSearch(item: Record<string, unknown>, query: SearchQuery): boolean {
+  return query.join === 'OR'
+    ? query.clauses.some((clause) => clauseHits(item, clause))
+    : query.clauses.every((clause) => clauseHits(item, clause));
 }
 
 /** Keeps the items whose top-level scalar fields equal the query's plain parameters that they have. */

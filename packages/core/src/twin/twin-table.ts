@@ -93,6 +93,8 @@ export interface TwinTableOptions {
   now: () => number;
   /** Hands a twin's webhook to the delivery engine. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /** The delivery engine's check of a receiver's URL, throwing its refusal. @default every URL taken */
+  checkTarget?: (url: unknown) => void;
   /**
    * Follows every change of a name, made here or on another replica (`undefined`: every name):
    * its engine, or that it has none, is looked up again after one. @default none followed
@@ -106,6 +108,7 @@ export class TwinTable {
   readonly #catalog: TwinCatalog | undefined;
   readonly #now: () => number;
   readonly #deliver: TwinTableOptions['deliver'];
+  readonly #checkTarget: TwinTableOptions['checkTarget'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
@@ -116,6 +119,7 @@ export class TwinTable {
     this.#catalog = options.catalog;
     this.#now = options.now;
     this.#deliver = options.deliver;
+    this.#checkTarget = options.checkTarget;
     // A twin put or removed (here or on another replica), the name deleted, every name cleared.
     options.follow?.((name) => this.forget(name));
   }
@@ -172,6 +176,7 @@ export class TwinTable {
       collections: this.#collections,
       now: this.#now,
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
+      ...(this.#checkTarget === undefined ? {} : { checkTarget: this.#checkTarget }),
     });
   }
 }
