@@ -99,7 +99,8 @@ export function parseSearch(query: string): SearchQuery {
     return text;
   };
   skipSpace();
-  if (at >= end) throw searchProblem('the query is empty.');
+  // No query (as a search the twin never wrote is asked without one) matches nothing.
+  if (at >= end) return { join: 'AND', clauses: [] };
   while (at < end) {
     if (clauses.length > 0) {
       // A separator: spaces, then perhaps AND or OR and more spaces.
@@ -186,6 +187,7 @@ function clauseHits(item: Record<string, unknown>, clause: SearchClause): boolea
 
 /** Whether `item` matches a search query read by {@link parseSearch}. */
 export function matchesSearch(item: Record<string, unknown>, query: SearchQuery): boolean {
+  if (query.clauses.length === 0) return false;
   return query.join === 'OR'
     ? query.clauses.some((clause) => clauseHits(item, clause))
     : query.clauses.every((clause) => clauseHits(item, clause));
