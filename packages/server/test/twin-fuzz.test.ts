@@ -138,3 +138,95 @@ it(`answers ${CASES} random GitHub requests (seed ${SEED}) below 500, keeps labe
   expect(statuses.get(201)).toBeGreaterThan(0);
   await health.check();
 });
+
+/** A search query of random clauses: fields, keys, operators, quotes, spaces and random code points. */
+function randomQuery(random: () => number): string {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
+  const clauses = 1 + Math.floor(random() * 12);
+  const parts: string[] = [];
+  for (let i = 0; i < clauses; i++) {
+    if (random() < 0.2) {
+      parts.push(randomText(random, 1 + Math.floor(random() * 40)));
+      continue;
+    }
+    const field =
+      random() < 0.3 ? `metadata[${pick(["'", '"', ''])}${randomText(random, 4)}']` : pick(['email', 'amount', 'name']);
+    const quote = pick(["'", '"', '']);
+    parts.push(
+      `${random() < 0.2 ? '-' : ''}${field}${pick([':', '~', '>', '<', '>=', '=', ''])}${' '.repeat(Math.floor(random() * 3) ** 4)}${quote}${randomText(random, Math.floor(random() * 20))}${random() < 0.8 ? quote : ''}`,
+    );
+  }
+  // A lone surrogate cannot be percent-encoded: it goes as `?`.
+  return parts.join(pick([' ', ' AND ', ' OR ', ' and ', '  '])).replace(/[\uD800-\uDFFF]/g, '?');
+}
+
+it(`reaches search, expand[] and the body readers with ${CASES} random queries, paths and bodies (seed ${SEED}), and stays healthy`, async () => {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
+  const made = await requestJson(`${daemon.url}/api/endpoints/stripe/twin`, {
+    method: 'PUT',
+    body: { provider: 'stripe' },
+  });
+  expect(made.status).toBe(200);
+  const base = `${daemon.url}/endpoint/stripe`;
+  const random = prng(SEED + 2);
+  const form = { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' };
+  const customer = (await (
+    await fetch(`${base}/v1/customers`, { method: 'POST', headers: form, body: 'email=jenny%40example.com' })
+  ).json()) as { id: string };
+  await fetch(`${base}/v1/payment_intents`, {
+    method: 'POST',
+    headers: form,
+    body: `amount=1000&currency=usd&customer=${customer.id}`,
+  });
+  const statuses = new Map<number, number>();
+  for (let i = 0; i < CASES; i++) {
+    const kind = i % 3;
+    let response: Response;
+    if (kind === 0) {
+      response = await fetch(`${base}/v1/customers/search?query=${encodeURIComponent(randomQuery(random))}`, {
+        headers: AUTH,
+      });
+    } else if (kind === 1) {
+      const paths = Array.from({ length: 1 + Math.floor(random() * 25) }, () =>
+        random() < 0.5
+          ? ['data', 'customer', 'invoice', 'latest_charge', 'subscription']
+              .slice(0, 1 + Math.floor(random() * 6))
+              .join('.')
+          : randomText(random, 1 + Math.floor(random() * 30)).replace(/[\uD800-\uDFFF]/g, '?'),
+      );
+      const query = paths.map((path) => `expand[]=${encodeURIComponent(path)}`).join('&');
+      response = await fetch(`${base}/v1/payment_intents?limit=${1 + Math.floor(random() * 100)}&${query}`, {
+        headers: AUTH,
+      });
+    } else {
+      // A JSON body of random depth and values, or random text as one.
+      const depth = Math.floor(random() * 40) ** 2;
+      const leaf = JSON.stringify(random() < 0.5 ? randomText(random, 10) : random() * 1e308);
+      const body =
+        random() < 0.8
+          ? `{"amount":${pick2(random, ['1000', '"NaN"', '1.5', '1e308', '"0x10"', '-1'])},"currency":"usd","metadata":${'['.repeat(depth)}${leaf}${']'.repeat(depth)}}`
+          : randomText(random, Math.floor(random() * 200));
+      response = await fetch(`${base}/v1/payment_intents`, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body,
+      });
+    }
+    const text = await response.text();
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    expect(response.status < 500, `case ${i} → ${response.status} ${text.slice(0, 300)}`).toBe(true);
+    const answer = JSON.parse(text) as { error?: { message: string; type: string } };
+    if (answer.error !== undefined) {
+      expect(answer.error.type).toBe('invalid_request_error');
+      expect(answer.error.message.length).toBeLessThan(600);
+    }
+  }
+  expect(statuses.get(200)).toBeGreaterThan(0);
+  expect(statuses.get(400)).toBeGreaterThan(0);
+  await health.check();
+});
+
+function pick2<T>(random: () => number, list: readonly T[]): T {
+  return list[Math.floor(random() * list.length)] as T;
+}

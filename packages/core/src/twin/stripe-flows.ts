@@ -12,6 +12,8 @@
  *
  * @module
  */
+
+import { checkAmount } from './stripe-amounts.js';
 import { canceledSubscription, createdPrice, creatingSubscription, PRICES, SUBSCRIPTIONS } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
@@ -155,6 +157,7 @@ export const stripeFlows: TwinFlows = {
   paths: checkoutPaths,
   creating,
   acting,
+  check: checkAmount,
   events: {
     eventsTemplate: '/v1/events',
     endpointsTemplate: '/v1/webhook_endpoints',

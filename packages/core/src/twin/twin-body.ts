@@ -11,7 +11,7 @@
  */
 
 import { resolve, type Schema } from './twin-example.js';
-import { FormProblem, type FormValue, readForm } from './twin-form.js';
+import { FormProblem, type FormValue, MAX_DEPTH, readForm } from './twin-form.js';
 
 /** A parameter problem, with the parameter it names. */
 export class ParamProblem extends Error {
@@ -24,7 +24,27 @@ export class ParamProblem extends Error {
   }
 }
 
-function coerce(doc: Schema, raw: unknown, value: unknown): unknown {
+/** Stripe's refusal of a value that is not a whole number within JavaScript's exact range. */
+function invalidInteger(value: unknown, at: string): ParamProblem {
+  return new ParamProblem(
+    `Invalid integer: ${String(value).slice(0, 100)}`,
+    at.slice(0, 200),
+    'parameter_invalid_integer',
+  );
+}
+
+/** A parameter's name below `at` (`amount`, `items[0][price]`). */
+function below(at: string, key: string | number): string {
+  return at === '' ? String(key) : `${at}[${key}]`;
+}
+
+/**
+ * `value` typed by its schema: numbers, booleans, arrays and objects read from
+ * strings. An `integer` must be one, written in decimal digits and within
+ * JavaScript's exact range (`NaN`, `Infinity`, `1.5`, `1e308`, `0x10` are
+ * refused as Stripe refuses them, naming the parameter `at`).
+ */
+function coerce(doc: Schema, raw: unknown, value: unknown, at: string): unknown {
   const schema = resolve(doc, raw);
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(list)) {
@@ -33,28 +53,34 @@ function coerce(doc: Schema, raw: unknown, value: unknown): unknown {
       const resolved = resolve(doc, option);
       if (typeof value === 'string' && resolved.type === 'string') return value;
       if (typeof value === 'object' && (resolved.type === 'object' || resolved.type === 'array')) {
-        return coerce(doc, resolved, value);
+        return coerce(doc, resolved, value, at);
       }
       if (typeof value === 'string' && resolved.type !== 'object' && resolved.type !== 'array') {
-        return coerce(doc, resolved, value);
+        return coerce(doc, resolved, value, at);
       }
     }
     return value;
   }
   if (typeof value === 'string') {
-    if ((schema.type === 'integer' || schema.type === 'number') && value !== '' && Number.isFinite(Number(value))) {
-      return Number(value);
+    if (schema.type === 'integer' && value !== '') {
+      const whole = /^-?\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+      if (!Number.isSafeInteger(whole)) throw invalidInteger(value, at);
+      return whole;
     }
+    if (schema.type === 'number' && value !== '' && Number.isFinite(Number(value))) return Number(value);
     if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
     return value;
   }
-  if (Array.isArray(value)) return value.map((member) => coerce(doc, schema.items, member));
+  if (typeof value === 'number' && schema.type === 'integer' && !Number.isSafeInteger(value)) {
+    throw invalidInteger(value, at);
+  }
+  if (Array.isArray(value)) return value.map((member, index) => coerce(doc, schema.items, member, below(at, index)));
   if (typeof value === 'object' && value !== null) {
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     const extra = schema.additionalProperties;
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) {
-      out[key] = coerce(doc, properties[key] ?? (typeof extra === 'object' ? extra : {}), member);
+      out[key] = coerce(doc, properties[key] ?? (typeof extra === 'object' ? extra : {}), member, below(at, key));
     }
     return out;
   }
@@ -129,6 +155,18 @@ export interface TwinParams {
   query: Record<string, unknown>;
 }
 
+/** Whether `value` nests objects or arrays more than `most` levels deep (walked without recursion). */
+function deeperThan(value: unknown, most: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > most) return true;
+    for (const member of Object.values(node)) stack.push([member, depth + 1]);
+  }
+  return false;
+}
+
 function readBody(text: string, form: boolean, contentType: string): Record<string, FormValue | unknown> {
   if (text.trim() === '') return {};
   if (form || contentType.includes('application/x-www-form-urlencoded')) {
@@ -142,6 +180,13 @@ function readBody(text: string, form: boolean, contentType: string): Record<stri
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ParamProblem('The request body is not a JSON object.', '', 'parameter_invalid_json');
+  }
+  if (deeperThan(parsed, MAX_DEPTH + 1)) {
+    throw new ParamProblem(
+      `The request body nests objects or arrays more than ${MAX_DEPTH} levels deep below its parameters, as a form's brackets may not either.`,
+      '',
+      'parameter_too_deep',
+    );
   }
   return parsed as Record<string, unknown>;
 }
@@ -191,6 +236,9 @@ export function readParams(
   }
   const query: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rawQuery))
-    query[key] = coerce(doc, querySchema(doc, operation, key), value);
-  return { body: (schema === undefined ? rawBody : coerce(doc, schema, rawBody)) as Record<string, unknown>, query };
+    query[key] = coerce(doc, querySchema(doc, operation, key), value, key);
+  return {
+    body: (schema === undefined ? rawBody : coerce(doc, schema, rawBody, '')) as Record<string, unknown>,
+    query,
+  };
 }

@@ -13,7 +13,7 @@
  * @module
  */
 import { type CollectionLimits, checkCollectionSize } from '../collections/collection-input.js';
-import type { CollectionStore } from '../collections/collection-store.js';
+import type { CollectionStore, Collections } from '../collections/collection-store.js';
 import { type Item, itemOf } from '../collections/item.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
@@ -60,6 +60,12 @@ export interface TwinAnswer {
   body: string;
 }
 
+/** A stored object found by its id, and the size of its stored text. */
+interface Found {
+  object: Record<string, unknown>;
+  size: number;
+}
+
 /** How a stored object is kept: its id, the ids of the path above it, whether it was deleted. */
 interface Stored {
   id: string;
@@ -90,6 +96,12 @@ export interface TwinParts {
   limits?: CollectionLimits;
   /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /**
+   * The delivery engine's own check of a receiver's URL (webhook/delivery-target.ts), throwing
+   * its refusal: a webhook endpoint the twin could never send to is refused when it is made or
+   * changed, by the same rule as its deliveries. @default every URL taken
+   */
+  checkTarget?: (url: unknown) => void;
 }
 
 class Refusal extends Error {
@@ -210,6 +222,7 @@ export class TwinEngine {
         this.#parts.profile.body === 'form',
         this.#parts.flows?.required === true,
       );
+      this.#checkEndpoint(matched, params);
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
       if (key === undefined || key === '') return await this.#answer(matched, params, request);
@@ -223,13 +236,12 @@ export class TwinEngine {
       if (error instanceof Refusal) return this.#error(error.error);
       if (error instanceof SearchProblem || error instanceof ExpandProblem) {
         const param = error instanceof SearchProblem ? 'query' : 'expand';
-        const code = error instanceof SearchProblem ? error.code : undefined;
         return this.#error({
           status: 400,
           type: 'invalid_request_error',
+          code: error.code,
           message: error.message,
           param,
-          ...(code === undefined ? {} : { code }),
         });
       }
       if (error instanceof ParamProblem || error instanceof PageProblem) {
@@ -262,6 +274,29 @@ export class TwinEngine {
           key === ''
             ? `You did not provide an API key. Send it as Authorization: ${auth.schemes[0]} ${auth.bearerPrefix}….`
             : `Invalid API Key provided: keys of this twin start with ${auth.bearerPrefix}.`,
+      });
+    }
+  }
+
+  /** Refuses a webhook endpoint's `url` the delivery engine would never send to (Stripe: `url_invalid`). */
+  #checkEndpoint(matched: MatchedOperation, params: TwinParams): void {
+    const check = this.#parts.checkTarget;
+    const template = this.#parts.flows?.events?.endpointsTemplate;
+    const resource = matched.op.resource;
+    if (check === undefined || resource === undefined || resource.template !== template) return;
+    if (matched.op.action !== 'create' && matched.op.action !== 'update') return;
+    const url = params.body.url;
+    if (url === undefined || (matched.op.action === 'update' && url === '')) return;
+    try {
+      check(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Refusal({
+        status: 400,
+        type: 'invalid_request_error',
+        code: 'url_invalid',
+        param: 'url',
+        message: `Invalid URL: ${message.slice(0, 300)}.`,
       });
     }
   }
@@ -380,7 +415,10 @@ export class TwinEngine {
     if (answer.status >= 300 || !Array.isArray(asked) || asked.length === 0) return answer;
     const value = JSON.parse(answer.body) as unknown;
     const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
-    await expandAnswer(value, asked.map(String), (id) => this.#find(id), maxBytes, answer.body.length);
+    // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
+    const collections = await this.#parts.collections.get(this.#parts.name);
+    const find = async (id: string) => (await this.#findSized(id, collections))?.object;
+    await expandAnswer(value, asked.map(String), find, maxBytes, answer.body.length);
     return { ...answer, body: JSON.stringify(value) };
   }
 
@@ -421,14 +459,19 @@ export class TwinEngine {
     return collections.get(resource.key)?.map((item) => item.value as unknown as Stored);
   }
 
-  /** A stored object by its id, in whichever collection holds it (for `expand`). */
+  /** A stored object by its id, in whichever collection holds it (for the flows). */
   async #find(id: string): Promise<Record<string, unknown> | undefined> {
-    const collections = await this.#parts.collections.get(this.#parts.name);
+    return (await this.#findSized(id))?.object;
+  }
+
+  /** A stored object by its id and the size of its stored text (for `expand`, which counts it). */
+  async #findSized(id: string, read?: Collections): Promise<Found | undefined> {
+    const collections = read ?? (await this.#parts.collections.get(this.#parts.name));
     for (const resource of this.#parts.model.resources) {
       if (resource.prefix !== '' && !id.startsWith(resource.prefix)) continue;
       const found = collections.get(resource.key)?.find((item) => (item.value as unknown as Stored).id === id);
       if (found !== undefined && !(found.value as unknown as Stored).deleted)
-        return (found.value as unknown as Stored).object;
+        return { object: (found.value as unknown as Stored).object, size: found.text.length };
     }
     return undefined;
   }

@@ -4,8 +4,8 @@
  * replaced by the objects the twin holds with those ids. An id the twin does
  * not hold stays as it is.
  *
- * Bounded before anything is built: at most {@link MAX_EXPAND_DEPTH} levels
- * below a list's `data` (Stripe's limit) and {@link MAX_EXPAND_PATHS} paths; and
+ * Bounded before anything is built: at most {@link MAX_EXPAND_DEPTH} levels,
+ * a list's `data` counted (Stripe's limit), and {@link MAX_EXPAND_PATHS} paths; and
  * the answer, with every object spliced in counted at its JSON size (each id's
  * size measured once), at most the limit the twin is given
  * (`MOCKPOINT_MAX_COLLECTION_BYTES`, as for a resource route's `_expand`). Past
@@ -19,8 +19,15 @@ export const MAX_EXPAND_DEPTH = 4;
 /** The most `expand[]` paths one request may name. */
 export const MAX_EXPAND_PATHS = 20;
 
-/** An expansion refused: too deep, too many paths, or an answer too large. */
-export class ExpandProblem extends Error {}
+/** An expansion refused: too deep, too many paths, or an answer too large; `code` stable. */
+export class ExpandProblem extends Error {
+  constructor(
+    message: string,
+    readonly code: 'expand_too_deep' | 'expand_too_large' | 'expand_too_many',
+  ) {
+    super(message);
+  }
+}
 
 /** Finds a stored object by id. */
 type Finder = (id: string) => Promise<Record<string, unknown> | undefined>;
@@ -48,6 +55,7 @@ class Budget {
     if (this.#left < 0) {
       throw new ExpandProblem(
         `The answer with these expansions would be more than ${this.limit} bytes of JSON (MOCKPOINT_MAX_COLLECTION_BYTES): ask for fewer objects (a smaller limit) or fewer expansions.`,
+        'expand_too_large',
       );
     }
   }
@@ -75,14 +83,17 @@ async function expandPath(node: unknown, parts: readonly string[], find: Finder,
 /** Checks `paths` against Stripe's bounds before anything is looked up. */
 export function checkExpand(paths: readonly string[]): void {
   if (paths.length > MAX_EXPAND_PATHS) {
-    throw new ExpandProblem(`At most ${MAX_EXPAND_PATHS} expand[] paths may be asked for in one request.`);
+    throw new ExpandProblem(
+      `At most ${MAX_EXPAND_PATHS} expand[] paths may be asked for in one request.`,
+      'expand_too_many',
+    );
   }
   for (const path of paths) {
-    const parts = path.split('.');
-    const levels = parts[0] === 'data' ? parts.length - 1 : parts.length;
-    if (levels > MAX_EXPAND_DEPTH) {
+    // Stripe counts a list's `data` as a level (`data.invoice.subscription.default_source` is its deepest).
+    if (path.split('.').length > MAX_EXPAND_DEPTH) {
       throw new ExpandProblem(
         `You cannot expand more than ${MAX_EXPAND_DEPTH} levels of a property. Property: ${path.slice(0, 200)}`,
+        'expand_too_deep',
       );
     }
   }

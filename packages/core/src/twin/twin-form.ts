@@ -12,7 +12,7 @@
 export type FormValue = string | FormValue[] | { [key: string]: FormValue };
 
 const MAX_FIELDS = 1000;
-const MAX_DEPTH = 8;
+export const MAX_DEPTH = 8;
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Why a form could not be read. */

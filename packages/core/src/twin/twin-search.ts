@@ -24,7 +24,7 @@ const SUBSTRING_MIN = 3;
 export class SearchProblem extends Error {
   constructor(
     message: string,
-    readonly code?: string,
+    readonly code = 'parameter_invalid',
   ) {
     super(message);
   }

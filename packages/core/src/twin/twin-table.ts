@@ -122,6 +122,8 @@ export interface TwinTableOptions {
   limits?: CollectionLimits;
   /** Hands a twin's webhook to the delivery engine. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /** The delivery engine's check of a receiver's URL, throwing its refusal. @default every URL taken */
+  checkTarget?: (url: unknown) => void;
   /**
    * Follows every change of a name, made here or on another replica (`undefined`: every name):
    * its engine, or that it has none, is looked up again after one. @default none followed
@@ -137,6 +139,7 @@ export class TwinTable {
   readonly #maxAnswerBytes: number | undefined;
   readonly #deliver: TwinTableOptions['deliver'];
   readonly #limits: CollectionLimits | undefined;
+  readonly #checkTarget: TwinTableOptions['checkTarget'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** Per name, the end of the change under way: a twin's changes run one after another (#71 M2). */
   readonly #changing = new Map<string, Promise<unknown>>();
@@ -151,6 +154,7 @@ export class TwinTable {
     this.#maxAnswerBytes = options.maxAnswerBytes;
     this.#deliver = options.deliver;
     this.#limits = options.limits;
+    this.#checkTarget = options.checkTarget;
     // A twin put or removed (here or on another replica), the name deleted, every name cleared.
     options.follow?.((name) => this.forget(name));
   }
@@ -228,6 +232,7 @@ export class TwinTable {
       ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
       ...(this.#limits === undefined ? {} : { limits: this.#limits }),
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
+      ...(this.#checkTarget === undefined ? {} : { checkTarget: this.#checkTarget }),
     });
   }
 }
