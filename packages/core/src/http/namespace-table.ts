@@ -19,6 +19,7 @@ import { MockpointError } from '../registry/errors.js';
 import { isValidName, NAME_RULE } from '../registry/rules.js';
 import type { Backend } from '../store/backend.js';
 import type { BackendNamespaces, NamespaceEntry } from '../store/namespaces.js';
+import { KeyedTurns } from '../turns/keyed-turns.js';
 import type { MockpointApp } from './create-app.js';
 import { newToken, randomName, tokenHash } from './namespace-token.js';
 import { releaseAppHeld } from './release-held.js';
@@ -89,7 +90,7 @@ export class NamespaceTable {
   /** Apps being unloaded: one made again waits until its parts are closed. */
   readonly #unloading = new Map<string, Promise<void>>();
   /** The last create or delete of each name still running here: the next one waits for it. */
-  readonly #changing = new Map<string, Promise<unknown>>();
+  readonly #changing = new KeyedTurns();
   #sweep: ReturnType<typeof setInterval> | undefined;
   #sweeping: Promise<void> | undefined;
   #serving = false;
@@ -291,14 +292,7 @@ export class NamespaceTable {
 
   /** Runs `step` once the create or delete of `name` running before it here has ended. */
   #serial<T>(name: string, step: () => Promise<T>): Promise<T> {
-    const before = this.#changing.get(name);
-    const run = before === undefined ? step() : before.then(step, step);
-    const done = run.catch(() => undefined);
-    this.#changing.set(name, done);
-    void done.then(() => {
-      if (this.#changing.get(name) === done) this.#changing.delete(name);
-    });
-    return run;
+    return this.#changing.run(name, step);
   }
 
   #open(): void {

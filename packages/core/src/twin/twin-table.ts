@@ -9,6 +9,7 @@
 import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
+import { KeyedTurns } from '../turns/keyed-turns.js';
 import { githubFlows } from './github-flows.js';
 import { stripeFlows } from './stripe-flows.js';
 import { TwinEngine } from './twin-engine.js';
@@ -142,7 +143,7 @@ export class TwinTable {
   readonly #checkTarget: TwinTableOptions['checkTarget'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** Per name, the end of the change under way: a twin's changes run one after another (#71 M2). */
-  readonly #changing = new Map<string, Promise<unknown>>();
+  readonly #changing = new KeyedTurns();
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
 
@@ -199,23 +200,6 @@ export class TwinTable {
     this.#made.delete(name);
   }
 
-  /**
-   * Runs `run` once the change of `name` before it has ended: a flow reads, then
-   * writes several collections (and an idempotency key), with awaits between
-   * that a store's I/O makes real, so two at once would both read the same state.
-   * Kept here, not in the engine, so that an engine made again meanwhile shares it.
-   */
-  #inTurn<T>(name: string, run: () => Promise<T>): Promise<T> {
-    const before = this.#changing.get(name);
-    const result = before === undefined ? run() : before.then(run, run);
-    const done = result.catch(() => undefined);
-    this.#changing.set(name, done);
-    void done.then(() => {
-      if (this.#changing.get(name) === done) this.#changing.delete(name);
-    });
-    return result;
-  }
-
   async #make(name: string): Promise<TwinEngine | null> {
     const setting = await this.#setting(name);
     if (setting === undefined) return null;
@@ -228,7 +212,9 @@ export class TwinTable {
       unseen: setting.unseen ?? 'missing',
       collections: this.#collections,
       now: this.#now,
-      inTurn: (run) => this.#inTurn(name, run),
+      // A flow reads, then writes several collections with awaits between that a store's I/O makes
+      // real: a name's changes run in turn, kept here so that an engine made again shares them.
+      inTurn: (run) => this.#changing.run(name, run),
       ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
       ...(this.#limits === undefined ? {} : { limits: this.#limits }),
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
