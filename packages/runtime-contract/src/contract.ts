@@ -23,6 +23,11 @@ export interface Target {
   waiters?: (name: string) => Promise<number>;
   /** How many modules of the protobuf libraries are loaded, where the runtime's entry can tell. */
   protobufModules?: () => Promise<number>;
+  /**
+   * Its close ends every connection itself (miniflare's dispose), so a request released at the
+   * close may see its connection end rather than its answer.
+   */
+  closeEndsConnections?: boolean;
 }
 
 /** One behaviour of the contract. */
@@ -640,9 +645,13 @@ export const SHUTDOWN: ClosingCheck = {
     expect(await settledWithin(held, 0)).toBe('pending');
     const started = Date.now();
     await stop();
-    // Released, not waited for: the close ends before the grace would have dropped the request.
-    expect(Date.now() - started).toBeLessThan(CLOSE_GRACE_MS);
-    // The held client is not left hanging: answered, or its connection closed.
-    expect(await settledWithin(held, CLOSE_GRACE_MS)).not.toBe('pending');
+    // Released, not dropped when the grace ran out: the held client gets the answer of this moment
+    // (a runtime whose close ends every connection itself may end the connection first).
+    const outcome = await settledWithin(held, CLOSE_GRACE_MS);
+    if (target.closeEndsConnections) expect(outcome).not.toBe('pending');
+    else expect(outcome).toBe('answered 200');
+    // And not waited for long (the contract's SIGKILL comes at 20 s). Generous, as a loaded
+    // machine can take seconds to stop a process: the answer above is what proves the release.
+    expect(Date.now() - started).toBeLessThan(15_000);
   },
 };

@@ -222,6 +222,7 @@ export const WORKERD_RUNTIME: Runtime = {
     return {
       url,
       waiters: probe(url),
+      closeEndsConnections: true,
       async stop() {
         await mf.dispose();
         await remove();

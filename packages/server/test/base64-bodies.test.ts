@@ -12,7 +12,12 @@ const MiB = 1024 * 1024;
 
 useDaemons();
 
-it('5 MiB bodyBase64 in a route, a queued answer and a delivery: stored, served byte for byte, health answering', async () => {
+// Health's bound is the behaviour (one long turn: 1.2-1.3 s; sliced: ~0.25 s), and a loaded machine
+// can add a second to one ask: a second and third try tell a slow machine from a long turn.
+it('5 MiB bodyBase64 in a route, a queued answer and a delivery: stored, served byte for byte, health answering', {
+  retry: 2,
+  timeout: 120_000,
+}, async () => {
   const bytes = randomBytes(5 * 1024 * 1024);
   const base64 = bytes.toString('base64');
   expect(base64.length).toBeGreaterThan(6_900_000);
@@ -112,4 +117,4 @@ it('5 MiB bodyBase64 in a route, a queued answer and a delivery: stored, served 
     receiver.closeAllConnections();
     await new Promise((resolve) => receiver.close(resolve));
   }
-}, 120_000);
+});

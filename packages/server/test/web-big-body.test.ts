@@ -100,7 +100,8 @@ test('a 5 MB stored body and a 5 MB request: a laid-out preview at once, "Show a
   await screenshot(page, 'big-body-1280');
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
-  // No freeze: what a person would notice as a hung page (generous for a loaded 2-core machine).
-  expect(loadLongest).toBeLessThan(2000);
-  expect(showLongest).toBeLessThan(2000);
+  // No freeze: what a person would notice as a hung page. Generous for a loaded 2-core machine
+  // (quiet: ~0.2 s; 2.5 s seen under CI's load); the body laid out in one go froze it for 54 s.
+  expect(loadLongest).toBeLessThan(5000);
+  expect(showLongest).toBeLessThan(5000);
 }, 120_000);
