@@ -69,6 +69,10 @@ describe.each(['memory', 'level', 'redis'] as const)('the Stripe twin bounds wha
     // A 200-clause OR chain is refused before any customer is looked at: Stripe takes 10 clauses.
     const chain = Array.from({ length: 200 }, (_, i) => `email:'a${i}@b.c'`).join(' OR ');
     refused(await call(root, 'GET', `/v1/customers/search?query=${encodeURIComponent(chain)}`), 'parameter_invalid');
+    const eleven = Array.from({ length: 11 }, (_, i) => `amount:${i}`).join(' OR ');
+    const elevenAnswer = await call(root, 'GET', `/v1/customers/search?query=${encodeURIComponent(eleven)}`);
+    refused(elevenAnswer, 'parameter_invalid', 'query');
+    expect(elevenAnswer.body.error?.message).toMatch(/at most 10 clauses/);
     refused(await call(root, 'GET', '/v1/customers/search?query=email%3A%22x'), 'parameter_invalid', 'query');
     refused(await call(root, 'GET', '/v1/customers/search?query=a%3A1+AND+b%3A2+OR+c%3A3'), 'parameter_invalid');
     // The syntax Stripe documents still finds her.
@@ -102,18 +106,18 @@ describe.each(['memory', 'level', 'redis'] as const)('the Stripe twin bounds wha
     const grown = await call(root, 'POST', `/v1/customers/${String(big.body.id)}`, { description: 'd'.repeat(4 * MB) });
     expect(grown.status).toBe(200);
     watch = await watchHealth(daemon.url, pid);
-    refused(
-      await call(root, 'GET', '/v1/payment_intents?limit=100&expand[]=data.customer'),
-      'expand_too_large',
-      'expand',
-    );
+    const whole = await call(root, 'GET', '/v1/payment_intents?limit=100&expand[]=data.customer');
+    refused(whole, 'expand_too_large', 'expand');
+    expect(whole.body.error?.message).toMatch(/MOCKPOINT_MAX_COLLECTION_BYTES/);
     // Within the bound it expands as before.
     const one = await call(root, 'GET', '/v1/payment_intents?limit=1&expand[]=data.customer');
     expect(one.status).toBe(200);
     expect((one.body.data as { customer: { id: string } }[])[0]?.customer.id).toBe(big.body.id);
     // Stripe's depth: 4 levels (data counts); a fifth is refused before the request does anything.
     expect((await call(root, 'GET', '/v1/payment_intents?limit=1&expand[]=data.customer.a.b')).status).toBe(200);
-    refused(await call(root, 'GET', '/v1/payment_intents?limit=1&expand[]=data.customer.a.b.c'), 'expand_too_deep');
+    const fifth = await call(root, 'GET', '/v1/payment_intents?limit=1&expand[]=data.customer.a.b.c');
+    refused(fifth, 'expand_too_deep');
+    expect(fifth.body.error?.message).toMatch(/more than 4 levels/);
     await healthy(watch, 'expand probes');
 
     // M5: a URL the deliveries would refuse is refused when the endpoint is made or changed.

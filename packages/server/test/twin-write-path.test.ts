@@ -1,7 +1,6 @@
-// The twin's write path (issue #71 S2, M2) against the built daemon on memory, LevelDB and a real
-// redis-server: concurrent writes of one flow are one step each (one object per Idempotency-Key,
-// refunds never past the charge), and every twin write is held to --max-collection-bytes, refused
-// in Stripe's own error form. Every process listens on 127.0.0.1.
+// The twin's write path (issue #71 S2) against the built daemon on memory, LevelDB and a real
+// redis-server: every twin write is held to --max-collection-bytes, refused in Stripe's own error
+// form. (M2, concurrent flows acting once, is twin-bounds.test.ts's.) Every process listens on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
 
 import { requestJson } from './helpers/daemon.js';
@@ -15,39 +14,7 @@ async function post(root: string, path: string, body: string, headers: Record<st
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function get(root: string, path: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${root}${path}`, { headers: AUTH });
-  return (await response.json()) as Record<string, unknown>;
-}
-
 describe.each(['memory', 'level', 'redis'] as const)('the Stripe twin write path (%s)', (kind) => {
-  it('makes one object per Idempotency-Key and never refunds past the charge under concurrency', async () => {
-    const store = kind === 'memory' ? 'memory' : await twinRedis.store(kind);
-    const { root } = await twinDaemon('stripe', store);
-    const creates = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        post(root, '/v1/customers', 'email=a%40example.com', { 'idempotency-key': 'one-key' }),
-      ),
-    );
-    expect(creates.map((one) => one.status)).toEqual(Array(10).fill(200));
-    expect(new Set(creates.map((one) => one.body.id)).size).toBe(1);
-    const customers = await get(root, '/v1/customers?limit=100');
-    expect((customers.data as unknown[]).length).toBe(1);
-
-    const paid = await post(
-      root,
-      '/v1/payment_intents',
-      'amount=1000&currency=usd&payment_method=pm_card_visa&confirm=true',
-    );
-    expect(paid.status).toBe(200);
-    const refunds = await Promise.all(
-      Array.from({ length: 10 }, () => post(root, '/v1/refunds', `payment_intent=${paid.body.id}&amount=600`)),
-    );
-    expect(refunds.filter((one) => one.status === 200).length).toBe(1);
-    const charge = await get(root, `/v1/charges/${paid.body.latest_charge}`);
-    expect(charge.amount_refunded).toBe(600);
-  });
-
   it('holds twin objects, events and idempotency answers to --max-collection-bytes', async () => {
     const store = kind === 'memory' ? 'memory' : await twinRedis.store(kind);
     const { root, daemon, name } = await twinDaemon('stripe', store, {}, ['--max-collection-bytes', '1048576']);
