@@ -117,6 +117,8 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     // A webhook endpoint the deliveries could never reach is refused when made: the same rule, so the two never drift.
     checkTarget: (url) => checkDeliveryTarget(url, resolved.deliveryAllowHosts),
     follow: (listener) => endpoints.changes.follow(listener),
+    // Replicas on one Redis take a twin's changes in turns there too (docs/twins.md).
+    ...(backend.turns === undefined ? {} : { turns: backend.turns }),
   });
   const docs: RouteDoc[] = [];
   return {

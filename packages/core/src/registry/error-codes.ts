@@ -497,6 +497,10 @@ export const ERRORS = {
     when: '`MOCKPOINT_MAX_STREAMS` journal streams are already open ([live.md](live.md))',
     fix: 'close one, or read the journal without streaming',
   },
+  TURN_BUSY: {
+    when: 'a change of a twin waited 30 s for its turn while changes of the same twin on other replicas of one Redis held it ([twins.md](twins.md))',
+    fix: 'retry, or send fewer changes to one twin at once; a replica that died holding the turn frees it within 5 s',
+  },
   TOO_MANY_SOCKETS: {
     when: 'the name holds `MOCKPOINT_MAX_SOCKETS_PER_NAME` WebSocket connections open already, or all names together nine tenths of `MOCKPOINT_MAX_CONNECTIONS` (the rest is kept for the API)',
     fix: 'close some (`POST /api/endpoints/{name}/sockets/close`), or raise the limit',

@@ -16,6 +16,7 @@ import type { Journal } from '../journal/journal.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import type { LimitOptions } from '../registry/limits.js';
 import type { StateStore } from '../state/state-store.js';
+import type { SharedTurns } from '../turns/shared-turns.js';
 import type { DeliveryStore } from '../webhook/delivery-store.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import type { BackendNamespaces } from './namespaces.js';
@@ -84,6 +85,12 @@ export interface Backend extends BackendParts {
    * backend is not shared: each app counts them in its process.
    */
   readonly rateBuckets?: RateBucketStore;
+  /**
+   * Where replicas take turns (turns/shared-turns.ts): a twin's changes run one at a time
+   * across every replica. Absent where one process holds the backend (memory; LevelDB, whose
+   * directory lock admits one process): the process's own turns are then enough.
+   */
+  readonly turns?: SharedTurns;
   /** Closes every part the backend opened. */
   close(): Promise<void>;
   /**

@@ -10,6 +10,7 @@ import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
 import { KeyedTurns } from '../turns/keyed-turns.js';
+import type { SharedTurns } from '../turns/shared-turns.js';
 import { githubFlows } from './github-flows.js';
 import { stripeFlows } from './stripe-flows.js';
 import { TwinEngine } from './twin-engine.js';
@@ -126,6 +127,11 @@ export interface TwinTableOptions {
   /** The delivery engine's check of a receiver's URL, throwing its refusal. @default every URL taken */
   checkTarget?: (url: unknown) => void;
   /**
+   * Turns shared with the other processes on the backend (Redis replicas): a name's changes
+   * then run one at a time across all of them, behind this process's own turn. @default this process's turns only
+   */
+  turns?: SharedTurns;
+  /**
    * Follows every change of a name, made here or on another replica (`undefined`: every name):
    * its engine, or that it has none, is looked up again after one. @default none followed
    */
@@ -144,6 +150,7 @@ export class TwinTable {
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** Per name, the end of the change under way: a twin's changes run one after another (#71 M2). */
   readonly #changing = new KeyedTurns();
+  readonly #shared: SharedTurns | undefined;
   /** The engines made already (`null`: the name has no twin), for a synchronous answer. */
   readonly #made = new Map<string, TwinEngine | null>();
 
@@ -156,6 +163,7 @@ export class TwinTable {
     this.#deliver = options.deliver;
     this.#limits = options.limits;
     this.#checkTarget = options.checkTarget;
+    this.#shared = options.turns;
     // A twin put or removed (here or on another replica), the name deleted, every name cleared.
     options.follow?.((name) => this.forget(name));
   }
@@ -200,6 +208,15 @@ export class TwinTable {
     this.#made.delete(name);
   }
 
+  /**
+   * `run` in the name's shared turn, where replicas share the backend. It is taken behind this
+   * process's own turn, so the process's changes queue here and never contend with each other in Redis.
+   */
+  #acrossReplicas<T>(name: string, run: () => Promise<T>): () => Promise<T> {
+    const shared = this.#shared;
+    return shared === undefined ? run : () => shared.run(`twin:${name}`, run);
+  }
+
   async #make(name: string): Promise<TwinEngine | null> {
     const setting = await this.#setting(name);
     if (setting === undefined) return null;
@@ -214,7 +231,7 @@ export class TwinTable {
       now: this.#now,
       // A flow reads, then writes several collections with awaits between that a store's I/O makes
       // real: a name's changes run in turn, kept here so that an engine made again shares them.
-      inTurn: (run) => this.#changing.run(name, run),
+      inTurn: (run) => this.#changing.run(name, this.#acrossReplicas(name, run)),
       ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
       ...(this.#limits === undefined ? {} : { limits: this.#limits }),
       ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),

@@ -224,6 +224,8 @@ export function registerReadRoutes(app: Hono, ctx: AppContext): void {
           'CHAOS_INTERNAL_ERROR',
           'CHAOS_UNAVAILABLE',
           'CHAOS_RATE_LIMITED',
+          // A twin's change that waited past its bound for the twin's turn on Redis replicas (docs/twins.md).
+          'TURN_BUSY',
         ),
       },
     });

@@ -62,6 +62,8 @@ async function partsOn(store: RedisStore, options: RedisBackendOptions): Promise
       clock: await store.openClock(),
       // …and the rate buckets: replicas together let a route's `limit` through per window.
       rateBuckets: store.openRateBuckets(),
+      // …and the twins' turns: a twin's change runs on one replica at a time, under a renewed lease.
+      turns: store.openTurns(),
       warnings: [],
       describe: () => describeRedis(store),
       health: () => storeHealth(store),

@@ -55,6 +55,7 @@ import { NotSentError } from './not-sent.js';
 import { RedisRateBuckets } from './rate-buckets.js';
 import { RedisReplayGuard } from './replay-guard.js';
 import { RedisStateStore } from './state-store.js';
+import { RedisTurnLeases, type TurnLeaseTimes } from './turn-leases.js';
 
 export { RedisAnswerQueue, type RedisAnswerQueueOptions } from './answer-queue.js';
 export { type RedisBackendOptions, redisBackend } from './backend.js';
@@ -701,6 +702,15 @@ export class RedisStore implements EndpointStore {
    */
   openRateBuckets(): RedisRateBuckets {
     return new RedisRateBuckets((script, keys, args) => this.#script(script, keys, args), this.#prefix);
+  }
+
+  /**
+   * Turns taken in Redis (turn-leases.ts), so a step for a key runs on one replica at a time:
+   * a twin's changes. A turn whose replica died is free again after its lease.
+   * @example createApp({ backend: { ...backend, turns: store.openTurns() } })
+   */
+  openTurns(times: TurnLeaseTimes = {}): RedisTurnLeases {
+    return new RedisTurnLeases({ eval: (script, keys, args) => this.#script(script, keys, args) }, this.#prefix, times);
   }
 
   /** The prefix of every key and channel of this store (`mockpoint:` unless set). */
