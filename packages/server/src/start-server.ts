@@ -482,6 +482,9 @@ async function loadMockFile(
     // Loaded only for a mock file: its checks bring the whole `graphql` package (a schema is
     // built to be checked), about 14 MB of heap a daemon without --config never needs.
     const { loadAndWatch } = await import('./mock-file/watch-mock-file.js');
+    const report = options.onConfigReload ?? ((line) => process.stderr.write(`${line}\n`));
+    // A file that is no mock file (a json-server database, a twin setting) is said at start, once.
+    let readAsTold = false;
     return await loadAndWatch(
       configFile,
       { url: 'http://localhost', token: options.adminToken, fetch: async (request) => app.fetch(request) },
@@ -489,7 +492,11 @@ async function loadMockFile(
         watch: options.watchConfig,
         maxBodyBytes: options.maxBodyBytes,
         maxRoutes: options.maxRoutes,
-        report: options.onConfigReload ?? ((line) => process.stderr.write(`${line}\n`)),
+        report,
+        onReadAs: (note) => {
+          if (!readAsTold) report(`mockpoint: ${note}`);
+          readAsTold = true;
+        },
       },
     );
   } catch (error) {

@@ -2,13 +2,16 @@
 // twin on the built daemon — a small document of our own with a profile (sequence ids, numbered
 // pages, its own error shape, timestamps from the daemon's clock) and Petstore with none. Every
 // process listens on 127.0.0.1.
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
   type Daemon,
   killAll,
+  makeTempDir,
   removeTempDirs,
   requestJson,
   runCli,
@@ -165,5 +168,64 @@ describe('mockpoint import --stateful', () => {
     expect((await send(daemon, 'GET', '/api/endpoints/notes/twin')).status).toBe(404);
     const unknown = await send(daemon, 'PUT', '/api/endpoints/notes/twin', { provider: 'paypal' });
     expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'INVALID_TWIN' } } });
+  });
+});
+
+describe('--config of a file that is no mock file', () => {
+  it('starts with the twin setting import --stateful --out wrote, as --apply puts it, and says so', async () => {
+    const cwd = await makeTempDir();
+    const written = await runCli({
+      cwd,
+      args: ['import', NOTES, '--stateful', '--profile', NOTES_PROFILE, '--name', 'notes', '--out', 'notes.json'],
+    });
+    expect([written.code, written.stderr]).toEqual([0, '']);
+    // Before: read as a json-server database, endpoint "notes" with GET /document and GET /profile routes.
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'notes.json'] });
+    // Written before the start line, on the other pipe.
+    await expect
+      .poll(() => daemon.stderr)
+      .toBe(
+        `mockpoint: ${join(cwd, 'notes.json')} is a twin setting (as mockpoint import --stateful writes it), not a mock file: read as endpoint "notes" holding that twin\n`,
+      );
+    const applied = await startDaemon({ args: ['--memory'] });
+    const put = await runCli({
+      args: [
+        'import',
+        NOTES,
+        '--stateful',
+        '--profile',
+        NOTES_PROFILE,
+        '--name',
+        'notes',
+        '--apply',
+        '--url',
+        applied.url,
+      ],
+    });
+    expect(put.code, put.stderr).toBe(0);
+    const twin = async (one: Daemon) => (await send(one, 'GET', '/api/endpoints/notes/twin?setting=true')).body;
+    expect(await twin(daemon)).toEqual(await twin(applied));
+    expect(await twin(daemon)).toMatchObject({ document: { info: { title: expect.any(String) } } });
+    expect((await send(daemon, 'GET', '/api/endpoints/notes/routes')).body).toMatchObject({ routes: [] });
+    for (const one of [daemon, applied]) {
+      const made = await send(one, 'POST', '/endpoint/notes/notes', { title: 'Rex', body: 'walk' });
+      expect(made).toMatchObject({ status: 201, body: { id: 1, title: 'Rex' } });
+      expect(await send(one, 'GET', '/endpoint/notes/notes/1')).toMatchObject({ status: 200, body: { title: 'Rex' } });
+    }
+  });
+
+  it.each([
+    ['{"foo": 1}', 'not a mock file (no version or endpoints; its keys: "foo")'],
+    ['[1, 2]', 'a mock file is an object: { version: 1, endpoints: [ … ] }'],
+    ['{"openapi": "3.0.3", "paths": {}}', 'an OpenAPI document, not a mock file: make one with mockpoint import'],
+  ])('refuses %s in one line saying what it is', async (text, says) => {
+    const cwd = await makeTempDir();
+    writeFileSync(join(cwd, 'x.json'), text);
+    const run = await runCli({ cwd, args: ['--memory', '--port', '0', '--config', 'x.json'] });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`mockpoint: error: ${join(cwd, 'x.json')}:1:1: (document): ${says}`);
   });
 });

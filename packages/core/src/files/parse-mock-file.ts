@@ -48,6 +48,7 @@ import { AliasBudget, AliasLimitError } from './alias-budget.js';
 import { exactJsonText, NotJsonError } from './exact-yaml.js';
 import { createMockFileSchema } from './mock-file-schema.js';
 import { issueWords, MAX_PROBLEMS } from './schema-problems.js';
+import { TWIN_KEYS } from './twin-setting-file.js';
 import { decodeStrictUtf8, InvalidUtf8Error } from './utf8.js';
 import { writeBodies } from './write-bodies.js';
 
@@ -287,7 +288,9 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
     );
   }
   if (!Object.hasOwn(value, 'version')) {
-    throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
+    if (Object.hasOwn(value, 'endpoints'))
+      throw fileError('MOCK_FILE_INVALID', at([]), 'version is required (version: 1)', 'INVALID_VERSION');
+    throw fileError('MOCK_FILE_INVALID', at([]), notAMockFile(value, file), 'NOT_A_MOCK_FILE');
   }
   const { schemas, fileSchema } = mockFileSchemas();
   const result = fileSchema.safeParse(value);
@@ -302,6 +305,24 @@ export function parseMockFile(text: string, options: ParseMockFileOptions = {}):
   const chaos = (value as { chaos?: unknown }).chaos;
   if (chaos === undefined) return { version: 1, endpoints };
   return { version: 1, endpoints, chaos: checkedChaos(chaos, ['chaos'], context) };
+}
+
+/** Why an object with neither `version` nor `endpoints` is no mock file, and what to do with it. */
+function notAMockFile(value: object, file: string): string {
+  const keys = Object.keys(value);
+  const has = (key: string) => keys.includes(key);
+  if (has('openapi') || has('swagger'))
+    return `an OpenAPI document, not a mock file: make one with mockpoint import ${file} --name <name> --out mockpoint.json (or --stateful for a twin)`;
+  if (keys.length > 0 && keys.every((key) => TWIN_KEYS.has(key)))
+    return "a twin setting, not a mock file: one is read as JSON with a provider or an OpenAPI document (as mockpoint import --stateful --out writes it); or give it as an endpoint's twin: in a mock file (docs/twins.md)";
+  const shown =
+    keys.length === 0
+      ? 'it has no keys'
+      : `its keys: ${keys
+          .slice(0, 5)
+          .map((key) => JSON.stringify(key.slice(0, 40)))
+          .join(', ')}${keys.length > 5 ? ', …' : ''}`;
+  return `not a mock file (no version or endpoints; ${shown}): a mock file is { version: 1, endpoints: [ … ] } (docs/files.md), a json-server database (.json) an object of arrays and objects`;
 }
 
 /** The text as a YAML document (a JSON file checked as JSON first); `MOCK_FILE_SYNTAX` where it is neither. */
