@@ -570,6 +570,9 @@ export class TwinEngine {
       if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
         throw new Refusal(this.#taken(resource, keyField));
       }
+      // Counted in the change, so that two creates at once never pass the provider's limit.
+      const over = this.#subscriptionLimit(resource, items, scope, kept);
+      if (over !== undefined) throw new Refusal(over);
       const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
       const item = itemOf(JSON.stringify(stored));
       this.#fits(resource.key, items, { at: -1, item });
@@ -580,6 +583,22 @@ export class TwinEngine {
     await this.#settle(effects, true, heard);
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, this.#shown(resource, made));
+  }
+
+  /** The provider's refusal of one more webhook subscription of `scope` past its limit (`undefined`: room, or none). */
+  #subscriptionLimit(
+    resource: TwinResource,
+    items: readonly Item[] | undefined,
+    scope: string,
+    made: Record<string, unknown>,
+  ): FlowError | undefined {
+    const events = this.#parts.flows?.events;
+    if (events?.limit === undefined || resource.template !== events.endpointsTemplate) return undefined;
+    const live = (items ?? [])
+      .map((item) => item.value as unknown as Stored)
+      .filter((stored) => !stored.deleted && stored.scope === scope)
+      .map((stored) => stored.object);
+    return events.limit(live, made);
   }
 
   /**
