@@ -87,8 +87,9 @@ export function servedApp(app: MockpointApp, host: string, listener: Listener): 
       // Held requests first: a held request would otherwise keep its connection,
       // and so the close, open until the grace ends (or forever, with no grace).
       releaseHeld(app);
-      // Stops sending promptly: attempts in flight are dropped unrecorded and stay due.
-      const sending = app.mockpoint.deliveries.close();
+      // The twins' deliveries waiting for the delivery engine are handed to it first (a durable
+      // store keeps them); then sending stops promptly: attempts in flight are dropped unrecorded and stay due.
+      const sending = app.mockpoint.twins.drain().then(() => app.mockpoint.deliveries.close());
       // Every namespace's app: its held requests answered, its sockets closed, its parts closed (not its data).
       const namespaces = app.mockpoint.namespaces?.close();
       const stopped = listener.stop();

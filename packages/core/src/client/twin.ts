@@ -31,6 +31,16 @@ export interface Twin {
   kept: Record<string, string>;
   /** The events `triggerTwin` sends (none for a twin of a document). */
   triggers: string[];
+  /**
+   * What its webhooks did since the daemon started (each replica counts its own): deliveries
+   * waiting to be handed to the delivery engine, handed, refused (never sent) and the latest refusal.
+   */
+  webhooks?: {
+    waiting: number;
+    handed: number;
+    refused: number;
+    lastRefusal?: { code: string; message: string; at: string };
+  };
 }
 
 /** An event to send on demand (`mockpoint trigger`). */

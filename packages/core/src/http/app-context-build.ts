@@ -113,7 +113,7 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     now: () => clock.now(),
     maxAnswerBytes: resolved.maxCollectionBytes,
     limits: { maxCollectionItems: resolved.maxCollectionItems, maxCollectionBytes: resolved.maxCollectionBytes },
-    deliver: (members) => deliveries.create(members),
+    deliver: (members, from) => deliveries.create(members, { from }),
     // A webhook endpoint the deliveries could never reach is refused when made: the same rule, so the two never drift.
     checkTarget: (url) => checkDeliveryTarget(url, resolved.deliveryAllowHosts),
     follow: (listener) => endpoints.changes.follow(listener),

@@ -212,6 +212,7 @@ type MockpointServices = Pick<
   | 'sockets'
   | 'handler'
   | 'deliveries'
+  | 'twins'
   | 'options'
   | 'proxy'
   | 'hosts'
@@ -414,6 +415,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       sockets: ctx.sockets,
       handler: ctx.handler,
       deliveries: ctx.deliveries,
+      twins: ctx.twins,
       options: resolved,
       proxy: ctx.proxy,
       hosts: ctx.hosts,

@@ -364,6 +364,8 @@ export class NamespaceTable {
     mockpoint.timers.close();
     // Its parts outlive the app (memory: until dropped): what it follows on them must let go of it.
     mockpoint.endpoints.close();
+    // A twin's deliveries still waiting go to the delivery engine first (an unload keeps them).
+    await mockpoint.twins.drain();
     await mockpoint.deliveries.close();
     await live.backend.close();
   }
@@ -463,11 +465,14 @@ function holdsWork(app: MockpointApp): boolean {
 
 /**
  * Whether `app` keeps what lives in it alone: timed state moves pending, a chaos sequence under
- * way, a rate limit's bucket not yet full again, a webhook delivery retrying or under way.
+ * way, a rate limit's bucket not yet full again, a webhook delivery retrying or under way, or a
+ * twin's deliveries waiting to be handed off.
  */
 function keepsState(app: MockpointApp): boolean {
-  const { timers, endpoints, handler, deliveries } = app.mockpoint;
-  return timers.size > 0 || endpoints.chaosPlans.holdsAny() || handler.holdsRateState() || deliveries.busy;
+  const { timers, endpoints, handler, deliveries, twins } = app.mockpoint;
+  return (
+    timers.size > 0 || endpoints.chaosPlans.holdsAny() || handler.holdsRateState() || deliveries.busy || twins.busy
+  );
 }
 
 /** Whether `entry` (as the registry holds it now) is still the namespace `known` was, not another made since with its name. */

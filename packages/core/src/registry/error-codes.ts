@@ -506,7 +506,7 @@ export const ERRORS = {
     fix: 'close some (`POST /api/endpoints/{name}/sockets/close`), or raise the limit',
   },
   TOO_MANY_DELIVERIES: {
-    when: '1000 deliveries are pending already',
+    when: "1000 deliveries are pending already (a twin's webhooks: 500, their share, so the rest stays the user's; [twins.md](twins.md#webhooks-after-the-answer))",
     fix: 'wait for some to finish, or cancel them (`DELETE /api/deliveries/{id}`)',
   },
   TOO_MANY_TIMERS: {

@@ -10,7 +10,10 @@
  *
  * @module
  */
-import type { FlowTools, TwinChange } from './twin-flows.js';
+import type { FlowError, FlowTools, TwinChange } from './twin-flows.js';
+
+/** Most hooks of a repository one event may have (GitHub's limit). */
+const MAX_HOOKS_PER_EVENT = 20;
 
 /** The event of each collection, by its last path segment. */
 const EVENT_OF: Record<string, string> = {
@@ -98,6 +101,43 @@ export function githubSubscribes(hook: Record<string, unknown>, type: string): b
   if (hook.active === false || typeof url !== 'string') return false;
   const events = Array.isArray(hook.events) ? hook.events : ['push'];
   return events.includes('*') || events.includes(type.split('.')[0]);
+}
+
+/** The events a hook subscribes to (GitHub's default: `push`). */
+function hookEvents(hook: Record<string, unknown>): string[] {
+  return Array.isArray(hook.events) ? hook.events.map(String) : ['push'];
+}
+
+/**
+ * GitHub's refusal of a hook one of whose events has 20 hooks in the repository already
+ * (a `*` hook counts for every event): `422 Validation Failed`, an error per full event,
+ * in GitHub's words (`The "push" event cannot have more than 20 hooks`).
+ */
+export function hookLimit(
+  live: readonly Record<string, unknown>[],
+  made: Record<string, unknown>,
+): FlowError | undefined {
+  const held = live.map(hookEvents);
+  const wanted = hookEvents(made);
+  // A `*` hook adds one to every event: each one a hook names, and those none names (`*`'s own count).
+  const names = new Set(wanted.includes('*') ? ['*', ...held.flat()] : wanted);
+  const full = [...names].filter(
+    (name) => held.filter((events) => events.includes('*') || events.includes(name)).length >= MAX_HOOKS_PER_EVENT,
+  );
+  if (full.length === 0) return undefined;
+  return {
+    status: 422,
+    type: 'invalid_request_error',
+    code: 'custom',
+    message: 'Validation Failed',
+    extra: {
+      errors: full.slice(0, 20).map((name) => ({
+        resource: 'Hook',
+        code: 'custom',
+        message: `The "${name.slice(0, 100)}" event cannot have more than ${MAX_HOOKS_PER_EVENT} hooks`,
+      })),
+    },
+  };
 }
 
 /** A hook's receiver and secret, from its `config`. */

@@ -7,7 +7,14 @@
  *
  * @module
  */
-import { githubEvent, githubEventTypes, githubHeaders, githubSubscribes, githubTarget } from './github-events.js';
+import {
+  githubEvent,
+  githubEventTypes,
+  githubHeaders,
+  githubSubscribes,
+  githubTarget,
+  hookLimit,
+} from './github-events.js';
 import type { ActionOutcome, FlowError, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -104,6 +111,7 @@ export const githubFlows: TwinFlows = {
     subscribes: githubSubscribes,
     target: githubTarget,
     headers: githubHeaders,
+    limit: hookLimit,
   },
   action: addLabels,
 };

@@ -10,7 +10,11 @@
  *
  * @module
  */
-import type { FlowTools, TwinChange } from './twin-flows.js';
+import { invalidRequest } from './stripe-errors.js';
+import type { FlowError, FlowTools, TwinChange } from './twin-flows.js';
+
+/** Most webhook endpoints a Stripe account keeps (Stripe's documented limit). */
+const MAX_WEBHOOK_ENDPOINTS = 16;
 
 /** The events of a PaymentIntent that moved to each status. */
 const MOVED: Record<string, string[]> = {
@@ -65,4 +69,15 @@ export function subscribes(endpoint: Record<string, unknown>, type: string): boo
   }
   const enabled = Array.isArray(endpoint.enabled_events) ? endpoint.enabled_events : [];
   return enabled.includes('*') || enabled.includes(type);
+}
+
+/**
+ * Stripe's refusal of a 17th webhook endpoint: a `400 invalid_request_error`
+ * without a `code`, as Stripe sends it; the deleted ones do not count.
+ */
+export function endpointLimit(live: readonly Record<string, unknown>[]): FlowError | undefined {
+  if (live.length < MAX_WEBHOOK_ENDPOINTS) return undefined;
+  return invalidRequest(
+    `You have reached the maximum of ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints on this account. Delete one you no longer use (DELETE /v1/webhook_endpoints/{id}) before adding another.`,
+  );
 }

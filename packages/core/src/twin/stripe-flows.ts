@@ -17,7 +17,7 @@ import { checkAmount } from './stripe-amounts.js';
 import { canceledSubscription, createdPrice, creatingSubscription, PRICES, SUBSCRIPTIONS } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
-import { stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
+import { endpointLimit, stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
 import { creatingRefund } from './stripe-refunds.js';
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
@@ -165,6 +165,7 @@ export const stripeFlows: TwinFlows = {
     types: stripeEventTypes,
     event: stripeEvent,
     subscribes,
+    limit: endpointLimit,
   },
   created(template, object, sent, tools) {
     if (template === '/v1/webhook_endpoints') {

@@ -33,6 +33,7 @@ import type {
 import { IdempotencyKeys, rolling } from './twin-idempotency.js';
 import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
+import type { DeliveryMembers } from './twin-outbox.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 import type { TwinUnseen } from './twin-setting.js';
@@ -94,8 +95,13 @@ export interface TwinParts {
   inTurn?: <T>(run: () => Promise<T>) => Promise<T>;
   /** The limits every collection write is held to (`--max-collection-items`, `--max-collection-bytes`). @default none */
   limits?: CollectionLimits;
-  /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine. @default events kept, none sent */
+  /** Hands a delivery (`POST /api/deliveries`'s members as JSON texts) to the delivery engine: `mockpoint trigger --to`'s. @default none sent */
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /**
+   * Leaves the deliveries of a change's events to the subscribers for after the answer
+   * (twin-outbox.ts: handed to the delivery engine in order, a refusal counted). @default events kept, none sent
+   */
+  handOff?: (deliveries: readonly DeliveryMembers[]) => Promise<void>;
   /**
    * The delivery engine's own check of a receiver's URL (webhook/delivery-target.ts), throwing
    * its refusal: a webhook endpoint the twin could never send to is refused when it is made or
@@ -174,7 +180,7 @@ export class TwinEngine {
   ): Promise<unknown> {
     const events = this.#parts.flows?.events;
     if (this.#parts.deliver === undefined || events === undefined) return undefined;
-    return this.#parts.deliver(deliveryMembers(target, event, events.scheme, events.headers?.(type)));
+    return this.#parts.deliver(deliveryMembers(target, JSON.stringify(event), events.scheme, events.headers?.(type)));
   }
 
   /**
@@ -570,6 +576,9 @@ export class TwinEngine {
       if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
         throw new Refusal(this.#taken(resource, keyField));
       }
+      // Counted in the change, so that two creates at once never pass the provider's limit.
+      const over = this.#subscriptionLimit(resource, items, scope, kept);
+      if (over !== undefined) throw new Refusal(over);
       const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
       const item = itemOf(JSON.stringify(stored));
       this.#fits(resource.key, items, { at: -1, item });
@@ -580,6 +589,22 @@ export class TwinEngine {
     await this.#settle(effects, true, heard);
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, this.#shown(resource, made));
+  }
+
+  /** The provider's refusal of one more webhook subscription of `scope` past its limit (`undefined`: room, or none). */
+  #subscriptionLimit(
+    resource: TwinResource,
+    items: readonly Item[] | undefined,
+    scope: string,
+    made: Record<string, unknown>,
+  ): FlowError | undefined {
+    const events = this.#parts.flows?.events;
+    if (events?.limit === undefined || resource.template !== events.endpointsTemplate) return undefined;
+    const live = (items ?? [])
+      .map((item) => item.value as unknown as Stored)
+      .filter((stored) => !stored.deleted && stored.scope === scope)
+      .map((stored) => stored.object);
+    return events.limit(live, made);
   }
 
   /**
@@ -830,8 +855,9 @@ export class TwinEngine {
 
   /**
    * Emits the provider's events of a change: each kept in its events
-   * collection and handed to the delivery engine for every subscriber, and
-   * told to `heard`.
+   * collection (listed at once), told to `heard`, and its deliveries to every
+   * subscriber of this moment left to be handed to the delivery engine after
+   * the answer (#71 M4: a change's answer never waits for its fan-out).
    */
   async #emit(change: TwinChange, heard: EventHeard | undefined): Promise<void> {
     const events = this.#parts.flows?.events;
@@ -848,6 +874,8 @@ export class TwinEngine {
         : ((await this.#stored(hooks)) ?? []).filter(
             (item) => !item.deleted && (item.scope === '' || item.scope === scope),
           );
+    // The deliveries of the change's events, left for after the answer (twin-outbox.ts), in order.
+    const deliveries: DeliveryMembers[] = [];
     for (const type of types) {
       const event = events.event(type, change.object, this.#tools, change);
       const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
@@ -859,33 +887,22 @@ export class TwinEngine {
           rolling(items, item, MAX_OBJECTS, this.#parts.limits),
         );
       }
-      for (const endpoint of targets) {
-        const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
-        await this.#send(target, event, events.scheme, events.headers?.(type));
+      if (this.#parts.handOff !== undefined && targets.length > 0) {
+        const data = JSON.stringify(event);
+        for (const endpoint of targets) {
+          const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
+          deliveries.push(deliveryMembers(target, data, events.scheme, events.headers?.(type)));
+        }
       }
       heard?.(type, event);
     }
+    await this.#parts.handOff?.(deliveries);
   }
 
   /** The scope `values` give a collection's items (`octo/app` for a repository's hooks). */
   #scopeOf(resource: TwinResource, values: Record<string, string> | undefined): string {
     const params = [...resource.template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
     return params.map((param) => values?.[param] ?? '').join('/');
-  }
-
-  /** Hands one event to the delivery engine for one subscriber; a refusal (a host not allowed) is the delivery's, not the request's. */
-  async #send(
-    target: { url: unknown; secret: unknown },
-    event: Record<string, unknown>,
-    scheme: string,
-    headers: Record<string, string> | undefined,
-  ): Promise<void> {
-    if (this.#parts.deliver === undefined) return;
-    try {
-      await this.#parts.deliver(deliveryMembers(target, event, scheme, headers));
-    } catch {
-      // The delivery engine refused it (its URL, its limit): the change stands; GET /v1/events lists the event.
-    }
   }
 
   /** The collection whose item an action's path is below (`/v1/payment_intents/{intent}/confirm`). */
@@ -906,13 +923,13 @@ export class TwinEngine {
 /** A delivery of `event` to `target` (`POST /api/deliveries`'s members as JSON texts), signed by `scheme`, retried. */
 function deliveryMembers(
   target: { url: unknown; secret: unknown },
-  event: Record<string, unknown>,
+  data: string,
   scheme: string,
   headers: Record<string, string> | undefined,
 ): Map<string, string> {
   const members = new Map<string, string>([
     ['url', JSON.stringify(target.url)],
-    ['data', JSON.stringify(event)],
+    ['data', data],
     ['sign', JSON.stringify({ scheme, secret: target.secret })],
     ['retry', JSON.stringify('standard')],
   ]);

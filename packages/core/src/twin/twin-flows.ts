@@ -100,6 +100,12 @@ export interface TwinEvents {
   target?(endpoint: Record<string, unknown>): { url: unknown; secret: unknown };
   /** Headers a delivery of `type` carries besides its signature (GitHub's `X-GitHub-Event`). */
   headers?(type: string): Record<string, string>;
+  /**
+   * Refuses one more subscription past the provider's limit (Stripe: 16 webhook endpoints an
+   * account; GitHub: 20 hooks an event of a repository), `live` being the subscriptions not
+   * deleted of its scope: a change's fan-out stays as small as on the provider. @default no limit
+   */
+  limit?(live: readonly Record<string, unknown>[], made: Record<string, unknown>): FlowError | undefined;
 }
 
 export interface TwinFlows {

@@ -16,6 +16,7 @@ import { stripeFlows } from './stripe-flows.js';
 import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
 import { TwinModel } from './twin-model.js';
+import { TwinOutbox, type TwinWebhooks } from './twin-outbox.js';
 import { checkProfile, type TwinProfile } from './twin-profile.js';
 import type { TwinSetting } from './twin-setting.js';
 
@@ -122,8 +123,11 @@ export interface TwinTableOptions {
   maxAnswerBytes?: number;
   /** The limits a collection write is held to, which every twin write is held to too. @default none */
   limits?: CollectionLimits;
-  /** Hands a twin's webhook to the delivery engine. @default none sent */
-  deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
+  /**
+   * Hands a twin's webhook to the delivery engine: a subscriber's (`'twin'`, held to the twins'
+   * share of the pending deliveries) or `mockpoint trigger --to`'s (`'api'`). @default none sent
+   */
+  deliver?: (members: ReadonlyMap<string, string>, from: 'api' | 'twin') => Promise<unknown>;
   /** The delivery engine's check of a receiver's URL, throwing its refusal. @default every URL taken */
   checkTarget?: (url: unknown) => void;
   /**
@@ -145,6 +149,8 @@ export class TwinTable {
   readonly #now: () => number;
   readonly #maxAnswerBytes: number | undefined;
   readonly #deliver: TwinTableOptions['deliver'];
+  /** The twins' deliveries on their way to the delivery engine, after the answers (#71 M4). */
+  readonly #outbox: TwinOutbox | undefined;
   readonly #limits: CollectionLimits | undefined;
   readonly #checkTarget: TwinTableOptions['checkTarget'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
@@ -161,6 +167,9 @@ export class TwinTable {
     this.#now = options.now;
     this.#maxAnswerBytes = options.maxAnswerBytes;
     this.#deliver = options.deliver;
+    const deliver = options.deliver;
+    this.#outbox =
+      deliver === undefined ? undefined : new TwinOutbox({ deliver: (members) => deliver(members, 'twin') });
     this.#limits = options.limits;
     this.#checkTarget = options.checkTarget;
     this.#shared = options.turns;
@@ -170,6 +179,21 @@ export class TwinTable {
 
   get catalog(): TwinCatalog | undefined {
     return this.#catalog;
+  }
+
+  /** What the webhooks of `name`'s twin did in this process (`GET …/twin`). */
+  webhooks(name: string): TwinWebhooks {
+    return this.#outbox?.status(name) ?? { waiting: 0, handed: 0, refused: 0 };
+  }
+
+  /** Whether a twin's deliveries wait to be handed to the delivery engine. */
+  get busy(): boolean {
+    return this.#outbox?.busy ?? false;
+  }
+
+  /** Resolves once every twin's waiting deliveries are handed to the delivery engine (before it closes). */
+  drain(): Promise<void> {
+    return this.#outbox?.drain() ?? Promise.resolve();
   }
 
   /** The engine of `name` (`null`: it has no twin), made once. */
@@ -221,6 +245,8 @@ export class TwinTable {
     const setting = await this.#setting(name);
     if (setting === undefined) return null;
     const { model, checked: profile } = await buildTwin(setting, this.#catalog);
+    const deliver = this.#deliver;
+    const outbox = this.#outbox;
     return new TwinEngine({
       name,
       model,
@@ -234,7 +260,8 @@ export class TwinTable {
       inTurn: (run) => this.#changing.run(name, this.#acrossReplicas(name, run)),
       ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
       ...(this.#limits === undefined ? {} : { limits: this.#limits }),
-      ...(this.#deliver === undefined ? {} : { deliver: this.#deliver }),
+      ...(deliver === undefined ? {} : { deliver: (members) => deliver(members, 'api') }),
+      ...(outbox === undefined ? {} : { handOff: (deliveries) => outbox.push(name, deliveries) }),
       ...(this.#checkTarget === undefined ? {} : { checkTarget: this.#checkTarget }),
     });
   }

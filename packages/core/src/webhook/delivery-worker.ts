@@ -44,6 +44,19 @@ export interface DeliveryWorkerOptions {
   clock?: Clock;
 }
 
+/**
+ * The part of the pending deliveries a twin's webhooks may fill: a twin's delivery is taken
+ * while fewer than this share of `maxPending` are pending (its own and the user's), so at least
+ * the rest stays free for the user's `POST /api/deliveries`.
+ */
+export const TWIN_SHARE = 0.5;
+
+/** Who asks for a delivery: the user (`POST /api/deliveries`, `mockpoint trigger --to`), or a twin's fan-out. */
+export interface DeliveryFrom {
+  /** @default 'api' */
+  from?: 'api' | 'twin';
+}
+
 /** The delivery as `/api/deliveries` reports it: no secret (nor the URL's user and password), times as ISO 8601. */
 export function deliveryJson(stored: StoredDelivery): Delivery {
   const out: Delivery = {
@@ -121,8 +134,12 @@ export class DeliveryWorker {
     this.#kick();
   }
 
-  /** Checks and stores a new delivery (`POST /api/deliveries`), due now. */
-  async create(members: ReadonlyMap<string, string>): Promise<Delivery> {
+  /**
+   * Checks and stores a new delivery (`POST /api/deliveries`), due now. A twin's (`from: 'twin'`)
+   * is taken only while fewer than {@link TWIN_SHARE} of `maxPending` are pending in all: a twin
+   * sending to a dead receiver never takes the room of the user's own deliveries (#71 M4).
+   */
+  async create(members: ReadonlyMap<string, string>, { from = 'api' }: DeliveryFrom = {}): Promise<Delivery> {
     if (this.#closed)
       throw new MockpointError('STORE_UNAVAILABLE', 'the server is shutting down; deliveries are not taken');
     const options: DeliveryRequestOptions = {
@@ -131,11 +148,15 @@ export class DeliveryWorker {
       now: Date.now(),
     };
     const delivery = await parseDeliveryRequest(members, options);
+    const max = this.#options.maxPending;
+    const limit = from === 'twin' ? Math.floor(max * TWIN_SHARE) : max;
     // Counted and stored in one step by the store: concurrent creates never pass the limit.
-    if (!(await this.store.create(delivery, this.#options.maxPending))) {
+    if (!(await this.store.create(delivery, limit))) {
       throw new MockpointError(
         'TOO_MANY_DELIVERIES',
-        `${this.#options.maxPending} deliveries are pending already; wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`,
+        from === 'twin'
+          ? `${limit} deliveries are pending already, the share of the ${max} a twin's webhooks may fill (the rest is kept for POST /api/deliveries); wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`
+          : `${max} deliveries are pending already; wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`,
       );
     }
     this.#started = true;

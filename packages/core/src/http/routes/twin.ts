@@ -50,6 +50,19 @@ const twinSchemas = onFirstUse(() => {
     triggers: z
       .array(z.string())
       .describe('The events POST /api/endpoints/{name}/twin/trigger sends (none for a twin of a document).'),
+    webhooks: z
+      .object({
+        waiting: z.number().int().describe('Deliveries of its events waiting to be handed to the delivery engine.'),
+        handed: z.number().int().describe('Handed to it (GET /api/deliveries lists them).'),
+        refused: z
+          .number()
+          .int()
+          .describe(
+            "Refused by it, so never sent: the twins' share of the pending deliveries full (TOO_MANY_DELIVERIES), or a receiver not allowed.",
+          ),
+        lastRefusal: z.object({ code: z.string(), message: z.string(), at: z.string() }).optional(),
+      })
+      .describe("What the twin's webhooks did since this process started (each replica counts its own)."),
   });
 
   const triggerSchema = z
@@ -86,6 +99,7 @@ const twinSchemas = onFirstUse(() => {
 
 /** What GET and PUT answer: the setting without its document, and what the engine made of it. */
 async function shown(
+  name: string,
   setting: TwinSetting,
   twins: TwinTable,
 ): Promise<z.infer<ReturnType<typeof twinSchemas>['shownSchema']>> {
@@ -100,6 +114,7 @@ async function shown(
     collections: model.resources.map((resource) => resource.template),
     kept: Object.fromEntries(model.resources.map((resource) => [resource.template, resource.key])),
     triggers: triggerable({ model, profile: checked, events: flowsOf(checked.flows)?.events }),
+    webhooks: twins.webhooks(name),
   };
 }
 
@@ -127,7 +142,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     if (setting === undefined) throw none(name);
     // `?setting=true`: the setting as put, its document whole (what `mockpoint export` keeps).
     if (c.req.query('setting') === 'true') return c.json(setting);
-    return c.json(await shown(setting, twins));
+    return c.json(await shown(name, setting, twins));
   });
 
   app.put(path, async (c) => {
@@ -135,7 +150,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     // Its input, read by its declaration (settings/twin-setting.ts); checked against the providers it ships here.
     const body = await NAME_SETTINGS.twin.input.read(c.req.raw, options, schemas);
     const setting = parseTwinSetting(body, twins.catalog?.providers ?? []);
-    const answer = await shown(setting, twins);
+    const answer = await shown(name, setting, twins);
     await changing(name, () => endpoints.store.setSetting('twin', name, setting));
     return c.json(answer);
   });

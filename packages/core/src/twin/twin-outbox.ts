@@ -1,0 +1,136 @@
+/**
+ * The twins' webhooks on their way to the delivery engine (#71 M4): a change
+ * keeps its events before it answers, and leaves their deliveries here; each
+ * twin's are handed to the delivery engine after the answer, one at a time, in
+ * the order the changes were made (so each receiver's deliveries are made in
+ * the order of the events). A twin's queue is bounded: a change that finds it
+ * full waits for room, so nothing is dropped here. A delivery the engine
+ * refuses (a twin's share of the pending deliveries full, a host not allowed)
+ * is counted and its refusal kept for `GET /api/endpoints/{name}/twin`.
+ *
+ * What waits here lives in the process: a daemon killed before handing it off
+ * loses those deliveries (their events stay listed); a graceful stop hands
+ * everything off first ({@link TwinOutbox.drain}).
+ *
+ * @module
+ */
+import { MockpointError } from '../registry/errors.js';
+
+/** One delivery: `POST /api/deliveries`'s members as JSON texts. */
+export type DeliveryMembers = ReadonlyMap<string, string>;
+
+/** What a twin's webhooks did in this process, for `GET …/twin`. */
+export interface TwinWebhooks {
+  /** Deliveries waiting to be handed to the delivery engine. */
+  waiting: number;
+  /** Handed to it (`GET /api/deliveries` lists them). */
+  handed: number;
+  /** Refused by it, and so never sent. */
+  refused: number;
+  /** The latest refusal. */
+  lastRefusal?: { code: string; message: string; at: string };
+}
+
+/** Options for {@link TwinOutbox}. */
+export interface TwinOutboxOptions {
+  /** Hands one delivery to the delivery engine (rejecting with its refusal). */
+  deliver: (members: DeliveryMembers) => Promise<unknown>;
+  /** Deliveries one twin's queue holds before a change waits for room. @default 2000 */
+  most?: number;
+}
+
+/** One twin's queue and counts. */
+interface Queue extends Omit<TwinWebhooks, 'waiting'> {
+  /** Not handed off yet (besides the one being handed off while `running`). */
+  items: DeliveryMembers[];
+  /** Wakes the changes waiting for room. */
+  room: (() => void)[];
+  running: boolean;
+}
+
+/** Most twins whose counts are kept; past it, those with nothing waiting are forgotten. */
+const MAX_KEPT = 10_000;
+
+export class TwinOutbox {
+  readonly #deliver: TwinOutboxOptions['deliver'];
+  readonly #most: number;
+  readonly #queues = new Map<string, Queue>();
+  /** Wakes {@link drain}'s callers when every queue is empty. */
+  #idle: (() => void)[] = [];
+
+  constructor(options: TwinOutboxOptions) {
+    this.#deliver = options.deliver;
+    this.#most = options.most ?? 2000;
+  }
+
+  /** Whether deliveries wait to be handed off: the app is not idle. */
+  get busy(): boolean {
+    for (const queue of this.#queues.values()) if (queue.running) return true;
+    return false;
+  }
+
+  /**
+   * Queues the deliveries of one change of `name`'s twin, in order, behind those queued before;
+   * resolves once they are queued (after waiting for room when the queue is full).
+   */
+  async push(name: string, deliveries: readonly DeliveryMembers[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    const queue = this.#queue(name);
+    // A change larger than the bound waits for an empty queue, then goes in whole.
+    while (queue.items.length > 0 && queue.items.length + deliveries.length > this.#most) {
+      await new Promise<void>((resolve) => queue.room.push(resolve));
+    }
+    queue.items.push(...deliveries);
+    if (!queue.running) void this.#run(queue);
+  }
+
+  /** What `name`'s twin's webhooks did in this process. */
+  status(name: string): TwinWebhooks {
+    const queue = this.#queues.get(name);
+    if (queue === undefined) return { waiting: 0, handed: 0, refused: 0 };
+    const { handed, refused, lastRefusal } = queue;
+    const waiting = queue.items.length + (queue.running ? 1 : 0);
+    return { waiting, handed, refused, ...(lastRefusal === undefined ? {} : { lastRefusal }) };
+  }
+
+  /** Resolves once every queue is handed off (a graceful stop calls it before the delivery engine closes). */
+  drain(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #queue(name: string): Queue {
+    let queue = this.#queues.get(name);
+    if (queue === undefined) {
+      if (this.#queues.size >= MAX_KEPT) {
+        for (const [key, kept] of this.#queues) if (!kept.running && kept.items.length === 0) this.#queues.delete(key);
+      }
+      queue = { items: [], room: [], running: false, handed: 0, refused: 0 };
+      this.#queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Hands `queue`'s deliveries off one at a time, until none waits. */
+  async #run(queue: Queue): Promise<void> {
+    queue.running = true;
+    let next = queue.items.shift();
+    while (next !== undefined) {
+      try {
+        await this.#deliver(next);
+        queue.handed++;
+      } catch (error) {
+        queue.refused++;
+        queue.lastRefusal = {
+          code: error instanceof MockpointError ? error.code : 'INTERNAL',
+          message: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500),
+          at: new Date().toISOString(),
+        };
+      }
+      for (const wake of queue.room.splice(0)) wake();
+      next = queue.items.shift();
+    }
+    queue.running = false;
+    if (!this.busy) for (const wake of this.#idle.splice(0)) wake();
+  }
+}
