@@ -34,6 +34,7 @@ import { IdempotencyKeys, rolling } from './twin-idempotency.js';
 import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
+import { keyed, stamped, withMembers } from './twin-request-ids.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 import type { TwinUnseen } from './twin-setting.js';
 
@@ -211,6 +212,8 @@ export class TwinEngine {
   }
 
   async #handle(request: TwinRequest): Promise<TwinAnswer> {
+    const ids = this.#parts.profile.requestIds;
+    const id = ids === undefined ? undefined : this.#newId(ids.prefix, ids.length);
     try {
       this.#checkAuth(request);
       const matched = this.#parts.model.match(request.method, request.path);
@@ -225,37 +228,24 @@ export class TwinEngine {
       this.#checkEndpoint(matched, params);
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
-      if (key === undefined || key === '') return await this.#answer(matched, params, request);
-      return await this.#keys.once(
+      if (key === undefined || key === '') return this.#stamped(await this.#answer(matched, params, request), id);
+      const answer = await this.#keys.once(
         key,
         `${request.method} ${request.path}\n${request.body}`,
-        () => this.#answer(matched, params, request),
-        (message) => this.#error({ status: 400, type: 'idempotency_error', message }),
+        async () => this.#stamped(await this.#answer(matched, params, request), id),
+        (message) => this.#stamped(this.#error({ status: 400, type: 'idempotency_error', message }), id),
       );
+      return keyed(answer, id, ids);
     } catch (error) {
-      if (error instanceof Refusal) return this.#error(error.error);
-      if (error instanceof SearchProblem || error instanceof ExpandProblem) {
-        const param = error instanceof SearchProblem ? 'query' : 'expand';
-        return this.#error({
-          status: 400,
-          type: 'invalid_request_error',
-          code: error.code,
-          message: error.message,
-          param,
-        });
-      }
-      if (error instanceof ParamProblem || error instanceof PageProblem) {
-        const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
-        return this.#error({
-          status: 400,
-          type: 'invalid_request_error',
-          code,
-          message: error.message,
-          param: error.param,
-        });
-      }
-      throw error;
+      const refusal = refusalOf(error);
+      if (refusal === undefined) throw error;
+      return this.#stamped(this.#error(refusal), id);
     }
+  }
+
+  /** `answer` as the answer to the request of `id`: its `Request-Id`, an error's `doc_url` (twin-request-ids.ts). */
+  #stamped(answer: TwinAnswer, id: string | undefined): TwinAnswer {
+    return stamped(answer, id, this.#parts.profile.requestIds, this.#parts.flows, this.#parts.now());
   }
 
   #checkAuth(request: TwinRequest): void {
@@ -311,12 +301,7 @@ export class TwinEngine {
 
   #error(error: FlowError): TwinAnswer {
     let body = errorBody(this.#parts.profile, error);
-    if (error.extra !== undefined) {
-      const parsed = JSON.parse(body) as Record<string, unknown>;
-      const inner = parsed.error;
-      Object.assign(typeof inner === 'object' && inner !== null ? inner : parsed, error.extra);
-      body = JSON.stringify(parsed);
-    }
+    if (error.extra !== undefined) body = withMembers(body, error.extra);
     return { status: error.status, headers: { 'content-type': 'application/json' }, body };
   }
 
@@ -391,8 +376,8 @@ export class TwinEngine {
     return shown === undefined ? object : shown(resource.template, object);
   }
 
-  #newId(prefix: string): string {
-    const bytes = new Uint8Array(this.#parts.profile.ids.length);
+  #newId(prefix: string, length = this.#parts.profile.ids.length): string {
+    const bytes = new Uint8Array(length);
     crypto.getRandomValues(bytes);
     let id = prefix;
     for (const byte of bytes) id += ID_LETTERS[byte % ID_LETTERS.length];
@@ -918,6 +903,20 @@ function deliveryMembers(
   ]);
   if (headers !== undefined) members.set('headers', JSON.stringify(headers));
   return members;
+}
+
+/** The provider's error a request's failure answers (`undefined`: not one a request brings). */
+function refusalOf(error: unknown): FlowError | undefined {
+  if (error instanceof Refusal) return error.error;
+  if (error instanceof SearchProblem || error instanceof ExpandProblem) {
+    const param = error instanceof SearchProblem ? 'query' : 'expand';
+    return { status: 400, type: 'invalid_request_error', code: error.code, message: error.message, param };
+  }
+  if (error instanceof ParamProblem || error instanceof PageProblem) {
+    const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
+    return { status: 400, type: 'invalid_request_error', code, message: error.message, param: error.param };
+  }
+  return undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
