@@ -333,6 +333,7 @@ export class TwinEngine {
     if (create === undefined) return {};
     const { value } = this.#example({ op: create, values: {} });
     const object = isRecord(value) ? value : {};
+    this.#filled(object, this.#fields({ op: create, values: {} }));
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
     return object;
   }
@@ -504,7 +505,9 @@ export class TwinEngine {
     for (const [key, value] of Object.entries(sent)) {
       if (key === this.#parts.profile.expand) continue;
       if (fields !== undefined && !fields.has(key)) continue;
-      if (key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      // An empty `metadata` clears every key (Stripe: "post an empty value to metadata").
+      if (key === 'metadata' && value === '') object.metadata = {};
+      else if (key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
         const merged = { ...((object.metadata as Record<string, unknown> | null) ?? {}) };
         for (const [name, text] of Object.entries(value)) {
           if (text === '') delete merged[name];
@@ -514,6 +517,13 @@ export class TwinEngine {
       } else {
         object[key] = value === '' && this.#parts.profile.body === 'form' ? null : value;
       }
+    }
+  }
+
+  /** Each of the profile's `emptyObjects` the object's schema has, `{}` where nothing was sent (Stripe's `metadata`). */
+  #filled(object: Record<string, unknown>, fields: Set<string> | undefined): void {
+    for (const field of this.#parts.profile.emptyObjects) {
+      if (fields?.has(field) === true && (object[field] === undefined || object[field] === null)) object[field] = {};
     }
   }
 
@@ -527,7 +537,9 @@ export class TwinEngine {
     if (invalid !== undefined) throw new Refusal(invalid);
     const { status, value } = this.#example(matched);
     const object = (isRecord(value) ? value : {}) as Record<string, unknown>;
-    this.#apply(object, params.body, this.#fields(matched));
+    const fields = this.#fields(matched);
+    this.#apply(object, params.body, fields);
+    this.#filled(object, fields);
     const sequence = this.#sequential(object);
     object.id = this.#newId(resource.prefix);
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();

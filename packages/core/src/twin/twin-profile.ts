@@ -141,6 +141,11 @@ const profileSchemas = onFirstUse(() => {
         })
         .strict()
         .optional(),
+      /**
+       * Fields a new object holds as `{}` where the document's example leaves them out or `null`
+       * (Stripe's `metadata`), on every object whose schema has them.
+       */
+      emptyObjects: z.array(z.string().min(1).max(64)).max(16).default([]),
       /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
       expand: z.string().max(64).optional(),
       /** A provider's built-in flows beside the generic engine. */
