@@ -135,7 +135,7 @@ it('--twin stripe=0 on LevelDB keeps the unseen the twin was given before the re
 describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node (%s)', (store) => {
   it('keeps customers exact, updates them, deletes them, and pages them with starting_after and has_more', async () => {
     const { stripe } = await stripeTwin(store);
-    const made: Stripe.Customer[] = [];
+    const made: Stripe.Response<Stripe.Customer>[] = [];
     for (const n of [1, 2, 3]) {
       made.push(
         await stripe.customers.create({
@@ -145,13 +145,28 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
         }),
       );
     }
-    const first = made[0] as Stripe.Customer;
+    const first = made[0] as Stripe.Response<Stripe.Customer>;
     expect(first.id).toMatch(/^cus_[A-Za-z0-9]{24}$/);
     expect(first).toMatchObject({ object: 'customer', email: 'jenny1@example.com', metadata: { order: '671' } });
     expect(typeof first.created).toBe('number');
 
     const read = await stripe.customers.retrieve(first.id);
     expect(read).toEqual(first);
+    // Every answer carries its own Request-Id, which stripe-node reads into lastResponse.requestId.
+    expect(first.lastResponse.requestId).toMatch(/^req_[A-Za-z0-9]{14}$/);
+    expect(read.lastResponse.requestId).toMatch(/^req_[A-Za-z0-9]{14}$/);
+    expect(read.lastResponse.requestId).not.toBe(first.lastResponse.requestId);
+    // Made without metadata: `{}`, as Stripe answers it; a key set to '' is removed, metadata '' clears it.
+    const bare = await stripe.customers.create({ name: 'No Metadata' });
+    expect(bare.metadata).toEqual({});
+    expect((await stripe.customers.retrieve(bare.id)) as Stripe.Customer).toMatchObject({ metadata: {} });
+    const tagged = await stripe.customers.update(bare.id, { metadata: { a: '1', b: '2' } });
+    expect(tagged.metadata).toEqual({ a: '1', b: '2' });
+    expect((await stripe.customers.update(bare.id, { metadata: { a: '' } })).metadata).toEqual({ b: '2' });
+    expect((await stripe.customers.update(bare.id, { metadata: '' })).metadata).toEqual({});
+    await stripe.customers.del(bare.id);
+    // Where the document's schema gives metadata as nullable (a Coupon's), `{}` too, as Stripe answers it.
+    expect((await stripe.coupons.create({ percent_off: 25, duration: 'once' })).metadata).toEqual({});
     const updated = await stripe.customers.update(first.id, {
       metadata: { tier: 'gold', order: '' },
       phone: '+15555550100',
@@ -182,6 +197,15 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
       param: 'id',
       message: "No such customer: 'cus_doesnotexist123'",
     });
+    // Its Request-Id (err.requestId) and the links Stripe's errors carry.
+    const missing = unknown as Stripe.errors.StripeInvalidRequestError;
+    expect(missing.requestId).toMatch(/^req_[A-Za-z0-9]{14}$/);
+    expect(missing.raw).toMatchObject({
+      doc_url: 'https://stripe.com/docs/error-codes/resource-missing',
+      request_log_url: expect.stringMatching(
+        new RegExp(`^https://dashboard\\.stripe\\.com/test/logs/${missing.requestId}\\?t=\\d+$`),
+      ),
+    });
     for (const write of [
       () => stripe.customers.update('cus_doesnotexist123', { name: 'x' }),
       () => stripe.customers.del('cus_doesnotexist123'),
@@ -209,6 +233,11 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     const again = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' });
     expect(again.id).toBe(once.id);
     expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
+    // As Stripe answers a replay: a Request-Id of its own, Original-Request naming the first request.
+    expect(once.lastResponse.headers['original-request']).toBe(once.lastResponse.requestId);
+    expect(again.lastResponse.requestId).toMatch(/^req_/);
+    expect(again.lastResponse.requestId).not.toBe(once.lastResponse.requestId);
+    expect(again.lastResponse.headers['original-request']).toBe(once.lastResponse.requestId);
     const refused = await stripe.customers
       .create({ email: 'b@example.com' }, { idempotencyKey: 'key-1' })
       .catch((e) => e);
@@ -228,6 +257,33 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     });
     expect(paid).toMatchObject({ status: 'succeeded', amount: 2000, amount_received: 2000, currency: 'usd' });
     expect(paid.id).toMatch(/^pi_/);
+    expect(paid.metadata).toEqual({});
+    // Its Charge shows the test card, as Stripe's does.
+    const charge = await stripe.charges.retrieve(paid.latest_charge as string);
+    expect(charge.metadata).toEqual({});
+    expect(charge.payment_method_details).toMatchObject({
+      type: 'card',
+      card: {
+        brand: 'visa',
+        last4: '4242',
+        funding: 'credit',
+        country: 'US',
+        network: 'visa',
+        checks: { cvc_check: 'pass' },
+        exp_year: expect.any(Number),
+      },
+    });
+    expect(charge.payment_method_details?.card?.exp_month).toBeGreaterThanOrEqual(1);
+    const master = await stripe.paymentIntents.create({
+      amount: 1500,
+      currency: 'usd',
+      payment_method: 'pm_card_mastercard',
+      confirm: true,
+    });
+    const masterCharge = await stripe.charges.retrieve(master.latest_charge as string);
+    expect(masterCharge.payment_method_details?.card).toMatchObject({ brand: 'mastercard', last4: '4444' });
+    const found = await stripe.charges.search({ query: "payment_method_details.card.last4:'4444'" });
+    expect(found.data.map((c) => c.id)).toEqual([masterCharge.id]);
     const expanded = await stripe.paymentIntents.retrieve(paid.id, { expand: ['customer'] });
     expect(expanded.customer).toMatchObject({ id: customer.id, email: 'payer@example.com' });
 
@@ -238,6 +294,8 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
       .catch((e) => e);
     expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
     expect([error.code, error.decline_code, error.statusCode]).toEqual(['card_declined', 'generic_decline', 402]);
+    expect(error.requestId).toMatch(/^req_/);
+    expect(error.raw.doc_url).toBe('https://stripe.com/docs/error-codes/card-declined');
     expect((await stripe.paymentIntents.retrieve(declined.id)).status).toBe('requires_payment_method');
 
     const secure = await stripe.paymentIntents.create({
@@ -311,20 +369,29 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     expect(await stripe.customers.list().catch((e) => e)).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     const bare = await fetch(`${root}/v1/customers`);
     expect(bare.status).toBe(401);
-    expect((await bare.json()).error.type).toBe('invalid_request_error');
+    expect(bare.headers.get('request-id')).toMatch(/^req_[A-Za-z0-9]{14}$/);
+    const unauthorized = (await bare.json()).error;
+    expect(unauthorized.type).toBe('invalid_request_error');
+    expect([unauthorized.doc_url, unauthorized.request_log_url]).toEqual([undefined, undefined]);
     const unknown = await fetch(`${root}/v1/customers`, {
       method: 'POST',
       headers: { authorization: 'Bearer sk_test_1', 'content-type': 'application/x-www-form-urlencoded' },
       body: 'emial=a%40b.c',
     });
+    const requestId = unknown.headers.get('request-id');
+    expect(requestId).toMatch(/^req_[A-Za-z0-9]{14}$/);
     expect([unknown.status, await unknown.json()]).toEqual([
       400,
       {
         error: {
           type: 'invalid_request_error',
           code: 'parameter_unknown',
+          doc_url: 'https://stripe.com/docs/error-codes/parameter-unknown',
           message: 'Received unknown parameter: emial',
           param: 'emial',
+          request_log_url: expect.stringMatching(
+            new RegExp(`^https://dashboard\\.stripe\\.com/test/logs/${requestId}\\?t=\\d+$`),
+          ),
         },
       },
     ]);

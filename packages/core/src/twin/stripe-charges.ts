@@ -1,11 +1,12 @@
 /**
  * The Charge behind a PaymentIntent that succeeded (or waits for capture),
  * kept in `/v1/charges` so that a refund finds it and `charge.succeeded`
- * carries it, and a PaymentIntent paid at once by a flow (a Checkout Session's,
+ * carries it, its `payment_method_details` the test card's (stripe-cards.ts), and a PaymentIntent paid at once by a flow (a Checkout Session's,
  * a first invoice's).
  *
  * @module
  */
+import { cardDetails } from './stripe-cards.js';
 import type { FlowKit } from './twin-flows.js';
 
 export const CHARGES = '/v1/charges';
@@ -35,6 +36,7 @@ export function chargeOf(intent: Record<string, unknown>, kit: FlowKit, captured
     paid: true,
     payment_intent: intent.id,
     payment_method: intent.payment_method,
+    payment_method_details: cardDetails(intent.payment_method, amount, kit.now()),
     refunded: false,
     status: 'succeeded',
   });

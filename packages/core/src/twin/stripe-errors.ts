@@ -1,6 +1,7 @@
 /**
  * Stripe's `invalid_request_error`s the flows answer, in the words Stripe's
- * test mode uses (`Missing required param: mode.`, `No such price: 'x'`).
+ * test mode uses (`Missing required param: mode.`, `No such price: 'x'`), and
+ * the links every error of Stripe carries (`doc_url`, `request_log_url`).
  *
  * @module
  */
@@ -59,6 +60,34 @@ export function money(amount: number, currency: unknown): string {
   const value = ZERO_DECIMAL.has(code) ? String(amount) : (amount / 100).toFixed(2);
   const symbol = SYMBOLS[code];
   return symbol === undefined ? `${value} ${code.toUpperCase()}` : `${symbol}${value}`;
+}
+
+/** Codes of the twin's own limits: Stripe has no page for them, so their errors carry no `doc_url`. */
+const TWIN_CODES = new Set([
+  'collection_too_large',
+  'expand_too_deep',
+  'expand_too_large',
+  'expand_too_many',
+  'parameter_too_deep',
+]);
+
+/**
+ * What Stripe adds to an error about its request: `doc_url`, its code's page
+ * (`card_declined` → `https://stripe.com/docs/error-codes/card-declined`), and `request_log_url`,
+ * where the Dashboard would show the request (the twin's request has no log there; the link has
+ * Stripe's form). A `401` (no key, a wrong key) carries neither, as Stripe's does not.
+ */
+export function errorMembers(
+  error: { status: number; code?: string },
+  request: { id: string; now: number },
+): Record<string, unknown> {
+  if (error.status === 401) return {};
+  const members: Record<string, unknown> = {};
+  if (error.code !== undefined && error.code !== '' && !TWIN_CODES.has(error.code)) {
+    members.doc_url = `https://stripe.com/docs/error-codes/${error.code.replaceAll('_', '-')}`;
+  }
+  members.request_log_url = `https://dashboard.stripe.com/test/logs/${request.id}?t=${Math.floor(request.now / 1000)}`;
+  return members;
 }
 
 /** Whether a flow's answer is an error rather than an object (a Stripe object's `status` is never a number). */

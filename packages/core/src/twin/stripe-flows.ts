@@ -17,6 +17,7 @@ import { checkAmount } from './stripe-amounts.js';
 import { canceledSubscription, createdPrice, creatingSubscription, PRICES, SUBSCRIPTIONS } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
+import { errorMembers } from './stripe-errors.js';
 import { endpointLimit, stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
 import { creatingRefund } from './stripe-refunds.js';
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
@@ -158,6 +159,7 @@ export const stripeFlows: TwinFlows = {
   creating,
   acting,
   check: checkAmount,
+  errorMembers,
   events: {
     eventsTemplate: '/v1/events',
     endpointsTemplate: '/v1/webhook_endpoints',

@@ -35,6 +35,7 @@ import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import type { DeliveryMembers } from './twin-outbox.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
+import { keyed, stamped, withMembers } from './twin-request-ids.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 import type { TwinUnseen } from './twin-setting.js';
 
@@ -217,6 +218,8 @@ export class TwinEngine {
   }
 
   async #handle(request: TwinRequest): Promise<TwinAnswer> {
+    const ids = this.#parts.profile.requestIds;
+    const id = ids === undefined ? undefined : this.#newId(ids.prefix, ids.length);
     try {
       this.#checkAuth(request);
       const matched = this.#parts.model.match(request.method, request.path);
@@ -231,37 +234,24 @@ export class TwinEngine {
       this.#checkEndpoint(matched, params);
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
-      if (key === undefined || key === '') return await this.#answer(matched, params, request);
-      return await this.#keys.once(
+      if (key === undefined || key === '') return this.#stamped(await this.#answer(matched, params, request), id);
+      const answer = await this.#keys.once(
         key,
         `${request.method} ${request.path}\n${request.body}`,
-        () => this.#answer(matched, params, request),
-        (message) => this.#error({ status: 400, type: 'idempotency_error', message }),
+        async () => this.#stamped(await this.#answer(matched, params, request), id),
+        (message) => this.#stamped(this.#error({ status: 400, type: 'idempotency_error', message }), id),
       );
+      return keyed(answer, id, ids);
     } catch (error) {
-      if (error instanceof Refusal) return this.#error(error.error);
-      if (error instanceof SearchProblem || error instanceof ExpandProblem) {
-        const param = error instanceof SearchProblem ? 'query' : 'expand';
-        return this.#error({
-          status: 400,
-          type: 'invalid_request_error',
-          code: error.code,
-          message: error.message,
-          param,
-        });
-      }
-      if (error instanceof ParamProblem || error instanceof PageProblem) {
-        const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
-        return this.#error({
-          status: 400,
-          type: 'invalid_request_error',
-          code,
-          message: error.message,
-          param: error.param,
-        });
-      }
-      throw error;
+      const refusal = refusalOf(error);
+      if (refusal === undefined) throw error;
+      return this.#stamped(this.#error(refusal), id);
     }
+  }
+
+  /** `answer` as the answer to the request of `id`: its `Request-Id`, an error's `doc_url` (twin-request-ids.ts). */
+  #stamped(answer: TwinAnswer, id: string | undefined): TwinAnswer {
+    return stamped(answer, id, this.#parts.profile.requestIds, this.#parts.flows, this.#parts.now());
   }
 
   #checkAuth(request: TwinRequest): void {
@@ -317,12 +307,7 @@ export class TwinEngine {
 
   #error(error: FlowError): TwinAnswer {
     let body = errorBody(this.#parts.profile, error);
-    if (error.extra !== undefined) {
-      const parsed = JSON.parse(body) as Record<string, unknown>;
-      const inner = parsed.error;
-      Object.assign(typeof inner === 'object' && inner !== null ? inner : parsed, error.extra);
-      body = JSON.stringify(parsed);
-    }
+    if (error.extra !== undefined) body = withMembers(body, error.extra);
     return { status: error.status, headers: { 'content-type': 'application/json' }, body };
   }
 
@@ -354,6 +339,7 @@ export class TwinEngine {
     if (create === undefined) return {};
     const { value } = this.#example({ op: create, values: {} });
     const object = isRecord(value) ? value : {};
+    this.#filled(object, this.#fields({ op: create, values: {} }));
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
     return object;
   }
@@ -397,8 +383,8 @@ export class TwinEngine {
     return shown === undefined ? object : shown(resource.template, object);
   }
 
-  #newId(prefix: string): string {
-    const bytes = new Uint8Array(this.#parts.profile.ids.length);
+  #newId(prefix: string, length = this.#parts.profile.ids.length): string {
+    const bytes = new Uint8Array(length);
     crypto.getRandomValues(bytes);
     let id = prefix;
     for (const byte of bytes) id += ID_LETTERS[byte % ID_LETTERS.length];
@@ -525,7 +511,9 @@ export class TwinEngine {
     for (const [key, value] of Object.entries(sent)) {
       if (key === this.#parts.profile.expand) continue;
       if (fields !== undefined && !fields.has(key)) continue;
-      if (key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      // An empty `metadata` clears every key (Stripe: "post an empty value to metadata").
+      if (key === 'metadata' && value === '') object.metadata = {};
+      else if (key === 'metadata' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
         const merged = { ...((object.metadata as Record<string, unknown> | null) ?? {}) };
         for (const [name, text] of Object.entries(value)) {
           if (text === '') delete merged[name];
@@ -535,6 +523,13 @@ export class TwinEngine {
       } else {
         object[key] = value === '' && this.#parts.profile.body === 'form' ? null : value;
       }
+    }
+  }
+
+  /** Each of the profile's `emptyObjects` the object's schema has, `{}` where nothing was sent (Stripe's `metadata`). */
+  #filled(object: Record<string, unknown>, fields: Set<string> | undefined): void {
+    for (const field of this.#parts.profile.emptyObjects) {
+      if (fields?.has(field) === true && (object[field] === undefined || object[field] === null)) object[field] = {};
     }
   }
 
@@ -548,7 +543,9 @@ export class TwinEngine {
     if (invalid !== undefined) throw new Refusal(invalid);
     const { status, value } = this.#example(matched);
     const object = (isRecord(value) ? value : {}) as Record<string, unknown>;
-    this.#apply(object, params.body, this.#fields(matched));
+    const fields = this.#fields(matched);
+    this.#apply(object, params.body, fields);
+    this.#filled(object, fields);
     const sequence = this.#sequential(object);
     object.id = this.#newId(resource.prefix);
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
@@ -935,6 +932,20 @@ function deliveryMembers(
   ]);
   if (headers !== undefined) members.set('headers', JSON.stringify(headers));
   return members;
+}
+
+/** The provider's error a request's failure answers (`undefined`: not one a request brings). */
+function refusalOf(error: unknown): FlowError | undefined {
+  if (error instanceof Refusal) return error.error;
+  if (error instanceof SearchProblem || error instanceof ExpandProblem) {
+    const param = error instanceof SearchProblem ? 'query' : 'expand';
+    return { status: 400, type: 'invalid_request_error', code: error.code, message: error.message, param };
+  }
+  if (error instanceof ParamProblem || error instanceof PageProblem) {
+    const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
+    return { status: 400, type: 'invalid_request_error', code, message: error.message, param: error.param };
+  }
+  return undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -141,6 +141,14 @@ export interface TwinFlows {
     sent: Record<string, unknown>,
     kit: FlowKit,
   ): Promise<ActionOutcome | undefined>;
+  /**
+   * Members an error answer carries about its request, with the profile's `requestIds` (Stripe's
+   * `doc_url` for its code, `request_log_url`); none for an error Stripe logs nowhere (its `401`).
+   */
+  errorMembers?(
+    error: { status: number; code?: string },
+    request: { id: string; now: number },
+  ): Record<string, unknown>;
   /** Refuses a create before anything is stored (GitHub's `422 Validation Failed` for a missing field). */
   check?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */

@@ -127,6 +127,25 @@ const profileSchemas = onFirstUse(() => {
         .optional(),
       /** The header whose key replays an earlier answer (same body) or refuses another body. */
       idempotencyHeader: z.string().max(64).optional(),
+      /**
+       * A new id on every answer, in `header` (Stripe's `Request-Id: req_…`); with `original`, an
+       * answer to a request with an idempotency key names in that header the request that first
+       * used the key (Stripe's `Original-Request`). @default no request ids
+       */
+      requestIds: z
+        .object({
+          header: z.string().min(1).max(64).default('request-id'),
+          prefix: z.string().max(32).default('req_'),
+          length: z.number().int().min(8).max(64).default(14),
+          original: z.string().min(1).max(64).optional(),
+        })
+        .strict()
+        .optional(),
+      /**
+       * Fields a new object holds as `{}` where the document's example leaves them out or `null`
+       * (Stripe's `metadata`), on every object whose schema has them.
+       */
+      emptyObjects: z.array(z.string().min(1).max(64)).max(16).default([]),
       /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
       expand: z.string().max(64).optional(),
       /** A provider's built-in flows beside the generic engine. */

@@ -1,0 +1,79 @@
+/**
+ * The cards behind Stripe's test payment methods (`pm_card_visa` is 4242 4242 4242 4242), as a
+ * Charge paid with one shows them in `payment_method_details`; the numbers are those of Stripe's
+ * testing page (docs.stripe.com/testing, "Cards by brand"), each issued in the US. A payment
+ * method the table does not name (one a flow made: a Checkout Session is paid as with
+ * `pm_card_visa`) is the Visa.
+ *
+ * @module
+ */
+
+interface TestCard {
+  brand: string;
+  last4: string;
+  funding: 'credit' | 'debit' | 'prepaid';
+}
+
+const VISA: TestCard = { brand: 'visa', last4: '4242', funding: 'credit' };
+
+const TEST_CARDS: Readonly<Record<string, TestCard>> = {
+  pm_card_visa: VISA,
+  pm_card_visa_debit: { brand: 'visa', last4: '5556', funding: 'debit' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', funding: 'credit' },
+  pm_card_mastercard_debit: { brand: 'mastercard', last4: '8210', funding: 'debit' },
+  pm_card_mastercard_prepaid: { brand: 'mastercard', last4: '5100', funding: 'prepaid' },
+  pm_card_amex: { brand: 'amex', last4: '0005', funding: 'credit' },
+  pm_card_discover: { brand: 'discover', last4: '1117', funding: 'credit' },
+  pm_card_diners: { brand: 'diners', last4: '0004', funding: 'credit' },
+  pm_card_jcb: { brand: 'jcb', last4: '0505', funding: 'credit' },
+  pm_card_unionpay: { brand: 'unionpay', last4: '0005', funding: 'credit' },
+};
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A card's `fingerprint`: 16 letters and digits, the same for the same card on every run (as Stripe's per account). */
+function fingerprint(card: TestCard): string {
+  let hash = 0x811c9dc5;
+  let out = '';
+  for (let round = 0; out.length < 16; round++) {
+    for (const char of `${card.brand}${card.last4}${card.funding}${round}`) {
+      hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+    }
+    out += LETTERS[hash % LETTERS.length];
+  }
+  return out;
+}
+
+/**
+ * A Charge's `payment_method_details` when `method` paid `amount`: the test card's brand,
+ * `last4`, funding and network, a CVC check passed, and an expiry a year after `now` (the clock's
+ * ms), in the fields Stripe's 2024-04-10 Charge gives a card.
+ */
+export function cardDetails(method: unknown, amount: number, now: number): Record<string, unknown> {
+  const card = (typeof method === 'string' ? TEST_CARDS[method] : undefined) ?? VISA;
+  const date = new Date(now);
+  return {
+    card: {
+      amount_authorized: amount,
+      brand: card.brand,
+      checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
+      country: 'US',
+      exp_month: date.getUTCMonth() + 1,
+      exp_year: date.getUTCFullYear() + 1,
+      extended_authorization: { status: 'disabled' },
+      fingerprint: fingerprint(card),
+      funding: card.funding,
+      incremental_authorization: { status: 'unavailable' },
+      installments: null,
+      last4: card.last4,
+      mandate: null,
+      multicapture: { status: 'unavailable' },
+      network: card.brand,
+      network_token: { used: false },
+      overcapture: { maximum_amount_capturable: amount, status: 'unavailable' },
+      three_d_secure: null,
+      wallet: null,
+    },
+    type: 'card',
+  };
+}

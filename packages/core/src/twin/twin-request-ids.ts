@@ -1,0 +1,71 @@
+/**
+ * Request ids (docs/twins.md): with the profile's `requestIds`, every answer of the twin carries a
+ * new id (Stripe's `Request-Id: req_…`, which stripe-node reads into `lastResponse.requestId` and
+ * `err.requestId`), and an error carries the members the provider's flows add about its request
+ * (Stripe's `doc_url` and `request_log_url`). An idempotent replay is the kept answer, body and all,
+ * under a new id, with `original` naming the request that first used the key: a replay Stripe
+ * recorded answers `Request-Id: req_8nO7…` with `Original-Request: req_EOTu…`.
+ *
+ * @module
+ */
+import type { TwinAnswer } from './twin-engine.js';
+import type { TwinFlows } from './twin-flows.js';
+import type { TwinProfile } from './twin-profile.js';
+
+type RequestIds = NonNullable<TwinProfile['requestIds']>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `body` with `members` added to its error object: its `error` member where it has one, else the body. */
+export function withMembers(body: string, members: Record<string, unknown>): string {
+  const parsed = JSON.parse(body) as Record<string, unknown>;
+  Object.assign(isRecord(parsed.error) ? parsed.error : parsed, members);
+  return JSON.stringify(parsed);
+}
+
+/** The error answer's `code` (Stripe's `error.code`, else a top-level `code`). */
+function codeOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const error = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : parsed;
+    return isRecord(error) && typeof error.code === 'string' ? error.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `answer` as the answer to the request of `id` (`undefined`: the profile gives none): the id in
+ * the profile's header and, on an error, the members the flows' `errorMembers` add.
+ */
+export function stamped(
+  answer: TwinAnswer,
+  id: string | undefined,
+  ids: RequestIds | undefined,
+  flows: TwinFlows | undefined,
+  now: number,
+): TwinAnswer {
+  if (id === undefined || ids === undefined) return answer;
+  const headers = { ...answer.headers, [ids.header]: id };
+  const members =
+    answer.status >= 400
+      ? flows?.errorMembers?.({ status: answer.status, code: codeOf(answer.body) }, { id, now })
+      : undefined;
+  if (members === undefined || Object.keys(members).length === 0) return { ...answer, headers };
+  return { ...answer, headers, body: withMembers(answer.body, members) };
+}
+
+/**
+ * The answer to a request of `id` with an idempotency key: the kept answer of the key (its
+ * `Idempotent-Replayed`, its body) under `id`, the profile's `original` naming the request that
+ * first used the key (on the first request, `id` itself).
+ */
+export function keyed(answer: TwinAnswer, id: string | undefined, ids: RequestIds | undefined): TwinAnswer {
+  if (id === undefined || ids === undefined) return answer;
+  const headers = { ...answer.headers, [ids.header]: id };
+  // A key kept before the twin gave request ids names none: this request is the first it can name.
+  if (ids.original !== undefined) headers[ids.original] = answer.headers[ids.header] ?? id;
+  return { ...answer, headers };
+}
