@@ -42,7 +42,7 @@ describe.each(['level', 'redis'] as const)("the GitHub twin's repository hooks (
 
       await octokit.rest.issues.create({ ...repo, title: 'Crash' });
       await octokit.rest.pulls.create({ ...repo, title: 'Fix crash', head: 'fix', base: 'main' });
-      await octokit.rest.pulls.update({ ...repo, pull_number: 1, state: 'closed' });
+      await octokit.rest.pulls.update({ ...repo, pull_number: 2, state: 'closed' });
       await receiver.until(3);
       const webhooks = new Webhooks({ secret });
       for (const { body, headers } of receiver.received) {

@@ -1,7 +1,8 @@
 // The GitHub twin (docs/twins.md) through @octokit/rest, the official SDK, against the built
 // daemon serving the twin at the root of a port of its own (`--serve`), on LevelDB and on a real
-// redis-server: issues numbered per repository, comments, labels, pull requests, `Link`
-// pagination through `octokit.paginate`, GitHub's errors. Every process listens on 127.0.0.1.
+// redis-server: issues and pull requests numbered in one sequence per repository, comments and
+// their count, the labels of an issue, GitHub's list filters and order, `Link` pagination keeping
+// every filter through `octokit.paginate`, GitHub's errors. Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
@@ -81,12 +82,22 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
 });
 
 describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/rest (%s)', (store) => {
-  it('numbers issues per repository, keeps them exact, updates and closes them', async () => {
+  it('numbers issues per repository, keeps them exact, updates, closes and reopens them', async () => {
     const { octokit } = await githubTwin(store);
     const repo = { owner: 'octo', repo: 'app' };
     const first = await octokit.rest.issues.create({ ...repo, title: 'Crash on start', body: 'It crashes.' });
     expect(first.status).toBe(201);
     expect(first.data).toMatchObject({ number: 1, title: 'Crash on start', body: 'It crashes.', state: 'open' });
+    // Made by the token's user (the twin keeps none: every token is `octocat`), at GitHub's URLs.
+    expect(first.data).toMatchObject({
+      user: { login: 'octocat', id: 1, type: 'User' },
+      html_url: 'https://github.com/octo/app/issues/1',
+      url: 'https://api.github.com/repos/octo/app/issues/1',
+      repository_url: 'https://api.github.com/repos/octo/app',
+      comments: 0,
+      closed_at: null,
+      state_reason: null,
+    });
     const second = await octokit.rest.issues.create({ ...repo, title: 'Typo' });
     const elsewhere = await octokit.rest.issues.create({ owner: 'octo', repo: 'other', title: 'Elsewhere' });
     expect([second.data.number, elsewhere.data.number]).toEqual([2, 1]);
@@ -99,8 +110,24 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
     );
     const closed = await octokit.rest.issues.update({ ...repo, issue_number: 1, state: 'closed' });
     expect(closed.data).toMatchObject({ number: 1, state: 'closed', title: 'Crash on start' });
-    const listed = await octokit.rest.issues.listForRepo({ ...repo });
-    expect(listed.data.map((issue) => issue.number)).toEqual([1, 2]);
+    expect(closed.data).toMatchObject({ state_reason: 'completed', closed_by: { login: 'octocat' } });
+    const closedAt = Date.parse(String(closed.data.closed_at));
+    expect(closedAt).toBeGreaterThanOrEqual(Date.parse(first.data.created_at));
+    expect((await octokit.rest.issues.get({ ...repo, issue_number: 1 })).data.closed_at).toBe(closed.data.closed_at);
+    // GitHub lists the open ones, newest first, unless told otherwise.
+    expect((await octokit.rest.issues.listForRepo({ ...repo })).data.map((issue) => issue.number)).toEqual([2]);
+    const listed = await octokit.rest.issues.listForRepo({ ...repo, state: 'all' });
+    expect(listed.data.map((issue) => issue.number)).toEqual([2, 1]);
+    const reopened = await octokit.rest.issues.update({ ...repo, issue_number: 1, state: 'open' });
+    expect(reopened.data).toMatchObject({ state: 'open', closed_at: null, closed_by: null, state_reason: 'reopened' });
+    const notPlanned = await octokit.rest.issues.update({
+      ...repo,
+      issue_number: 2,
+      state: 'closed',
+      state_reason: 'not_planned',
+    });
+    expect(notPlanned.data).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
+    expect(notPlanned.data.closed_at).not.toBeNull();
 
     // No title: GitHub's 422, and nothing made.
     const untitled = await octokit.request('POST /repos/{owner}/{repo}/issues', repo as never).catch((e) => e);
@@ -112,18 +139,48 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
         errors: [{ resource: 'Issue', code: 'missing_field', field: 'title' }],
       },
     ]);
-    expect((await octokit.rest.issues.listForRepo({ ...repo })).data.length).toBe(2);
+    expect((await octokit.rest.issues.listForRepo({ ...repo, state: 'all' })).data.length).toBe(2);
   });
 
-  it('pages with per_page and a Link header that octokit.paginate follows', async () => {
+  it('filters, orders and pages issues as GitHub does, with a Link header keeping every filter that octokit.paginate follows', async () => {
     const { octokit } = await githubTwin(store);
     const repo = { owner: 'octo', repo: 'many' };
-    for (let n = 1; n <= 7; n++) await octokit.rest.issues.create({ ...repo, title: `Issue ${n}` });
-    const page = await octokit.rest.issues.listForRepo({ ...repo, per_page: 3, page: 2 });
-    expect(page.data.map((issue) => issue.number)).toEqual([4, 5, 6]);
-    expect(page.headers.link).toMatch(/rel="next"/);
-    const all = await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, per_page: 2 });
-    expect(all.map((issue) => issue.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // 36 issues: every third closed (12), every fourth labeled bug and ui, every other one bug.
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    const labelsOf = (n: number) => (n % 4 === 0 ? ['bug', 'ui'] : n % 2 === 0 ? ['bug'] : []);
+    for (const n of range(1, 36))
+      await octokit.rest.issues.create({ ...repo, title: `Issue ${n}`, labels: labelsOf(n) });
+    for (const n of range(1, 36).filter((n) => n % 3 === 0)) {
+      await octokit.rest.issues.update({ ...repo, issue_number: n, state: 'closed' });
+    }
+    const newest = (numbers: number[]) => [...numbers].reverse();
+    const numbers = async (query: Record<string, unknown>) =>
+      (await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, per_page: 10, ...query })).map(
+        (issue) => issue.number,
+      );
+    expect(await numbers({ state: 'all' })).toEqual(newest(range(1, 36)));
+    expect(await numbers({})).toEqual(newest(range(1, 36).filter((n) => n % 3 !== 0)));
+    expect(await numbers({ state: 'open' })).toHaveLength(24);
+    expect(await numbers({ state: 'closed' })).toEqual(newest(range(1, 36).filter((n) => n % 3 === 0)));
+    expect(await numbers({ state: 'all', direction: 'asc' })).toEqual(range(1, 36));
+    expect(await numbers({ state: 'all', labels: 'bug,ui' })).toEqual(newest(range(1, 36).filter((n) => n % 4 === 0)));
+    expect(await numbers({ labels: 'bug', direction: 'asc' })).toEqual(
+      range(1, 36).filter((n) => n % 2 === 0 && n % 3 !== 0),
+    );
+    // Updated since the last close: only those the closes touched after it.
+    const closedLast = (await octokit.rest.issues.get({ ...repo, issue_number: 36 })).data.updated_at;
+    expect(await numbers({ state: 'closed', since: closedLast })).toContain(36);
+    expect(await numbers({ state: 'all', sort: 'updated', direction: 'desc' })).toHaveLength(36);
+
+    // Each Link keeps the request's filters, only the page changed.
+    const page = await octokit.rest.issues.listForRepo({ ...repo, state: 'closed', per_page: 5, page: 2 });
+    expect(page.data.map((issue) => issue.number)).toEqual([21, 18, 15, 12, 9]);
+    expect(page.headers.link).toContain('state=closed&per_page=5&page=3>; rel="next"');
+    expect(page.headers.link).toContain('state=closed&per_page=5&page=1>; rel="first"');
+
+    // A value GitHub does not take is its 422.
+    const bad = await octokit.rest.issues.listForRepo({ ...repo, state: 'any' as never }).catch((e) => e);
+    expect([bad.status, bad.response.data.message]).toEqual([422, expect.stringContaining('Validation Failed')]);
   });
 
   it('keeps labels by name, refuses a second of one name with 422, and answers 404 for one deleted', async () => {
@@ -150,14 +207,49 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
     expect([gone.status, Object.keys(gone.response.data).sort()]).toEqual([404, ['documentation_url', 'message']]);
   });
 
-  it('opens and closes pull requests, numbered per repository', async () => {
+  it('opens and closes pull requests, numbered with the issues of their repository and listed among them', async () => {
     const { octokit } = await githubTwin(store);
     const repo = { owner: 'octo', repo: 'app' };
+    await octokit.rest.issues.create({ ...repo, title: 'One' });
+    await octokit.rest.issues.create({ ...repo, title: 'Two' });
     const pull = await octokit.rest.pulls.create({ ...repo, title: 'Fix crash', head: 'fix', base: 'main' });
-    expect(pull.data).toMatchObject({ number: 1, title: 'Fix crash', state: 'open' });
-    const closed = await octokit.rest.pulls.update({ ...repo, pull_number: 1, state: 'closed' });
-    expect(closed.data).toMatchObject({ number: 1, state: 'closed' });
-    expect((await octokit.rest.pulls.list(repo)).data.map((p) => p.title)).toEqual(['Fix crash']);
+    expect(pull.data).toMatchObject({ number: 3, title: 'Fix crash', state: 'open', closed_at: null });
+    expect(pull.data).toMatchObject({
+      html_url: 'https://github.com/octo/app/pull/3',
+      user: { login: 'octocat' },
+    });
+    const after = await octokit.rest.issues.create({ ...repo, title: 'After' });
+    expect(after.data.number).toBe(4);
+    // Another repository counts on its own.
+    const elsewhere = await octokit.rest.pulls.create({
+      owner: 'octo',
+      repo: 'other',
+      title: 'X',
+      head: 'x',
+      base: 'main',
+    });
+    expect(elsewhere.data.number).toBe(1);
+    // A pull request is an issue: listed among them with its `pull_request` key.
+    const issues = (await octokit.rest.issues.listForRepo(repo)).data;
+    expect(issues.map((issue) => [issue.number, issue.pull_request === undefined])).toEqual([
+      [4, true],
+      [3, false],
+      [2, true],
+      [1, true],
+    ]);
+    expect(issues[1]).toMatchObject({
+      title: 'Fix crash',
+      html_url: 'https://github.com/octo/app/pull/3',
+      pull_request: { html_url: 'https://github.com/octo/app/pull/3' },
+    });
+    const closed = await octokit.rest.pulls.update({ ...repo, pull_number: 3, state: 'closed' });
+    expect(closed.data).toMatchObject({ number: 3, state: 'closed' });
+    expect(closed.data.closed_at).not.toBeNull();
+    expect((await octokit.rest.pulls.list(repo)).data).toEqual([]);
+    expect((await octokit.rest.pulls.list({ ...repo, state: 'all' })).data.map((p) => p.title)).toEqual(['Fix crash']);
+    expect((await octokit.rest.issues.listForRepo({ ...repo, state: 'closed' })).data.map((i) => i.number)).toEqual([
+      3,
+    ]);
   });
 
   it('keeps comments per issue, and labels added to an issue on it', async () => {
@@ -175,13 +267,37 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
     expect(edited.data.body).toBe('Edited');
     expect((await octokit.rest.issues.getComment({ ...repo, comment_id: comment.data.id })).data.body).toBe('Edited');
 
+    // An issue's `comments` counts its comments, as made and deleted.
+    await octokit.rest.issues.createComment({ ...repo, issue_number: 1, body: 'And me' });
+    const commented = async (n: number) => (await octokit.rest.issues.get({ ...repo, issue_number: n })).data.comments;
+    expect([await commented(1), await commented(2)]).toEqual([2, 1]);
+    await octokit.rest.issues.deleteComment({ ...repo, comment_id: comment.data.id });
+    expect(await commented(1)).toBe(1);
+    const bySort = await octokit.rest.issues.listForRepo({ ...repo, sort: 'comments', direction: 'asc' });
+    expect(bySort.data.map((issue) => [issue.number, issue.comments])).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
+
     const added = await octokit.rest.issues.addLabels({ ...repo, issue_number: 2, labels: ['bug', 'urgent'] });
     expect(added.data.map((label) => label.name)).toEqual(['bug', 'urgent']);
+    const names = (labels: ({ name?: string } | string)[]) =>
+      labels.map((label) => (typeof label === 'string' ? label : label.name));
+    const onIssue = async () => names((await octokit.rest.issues.listLabelsOnIssue({ ...repo, issue_number: 2 })).data);
     const issue = await octokit.rest.issues.get({ ...repo, issue_number: 2 });
-    expect(issue.data.labels.map((label) => (typeof label === 'string' ? label : label.name))).toEqual([
-      'bug',
-      'urgent',
-    ]);
+    expect(names(issue.data.labels)).toEqual(['bug', 'urgent']);
+    expect(await onIssue()).toEqual(['bug', 'urgent']);
+    const set = await octokit.rest.issues.setLabels({ ...repo, issue_number: 2, labels: ['urgent', 'docs'] });
+    expect(names(set.data)).toEqual(['urgent', 'docs']);
+    expect(await onIssue()).toEqual(['urgent', 'docs']);
+    const removed = await octokit.rest.issues.removeLabel({ ...repo, issue_number: 2, name: 'urgent' });
+    expect(names(removed.data)).toEqual(['docs']);
+    expect(await onIssue()).toEqual(['docs']);
+    const absent = await octokit.rest.issues.removeLabel({ ...repo, issue_number: 2, name: 'urgent' }).catch((e) => e);
+    expect([absent.status, absent.response.data.message]).toEqual([404, 'Label does not exist']);
+    await octokit.rest.issues.removeAllLabels({ ...repo, issue_number: 2 });
+    expect(await onIssue()).toEqual([]);
+    expect((await octokit.rest.issues.get({ ...repo, issue_number: 2 })).data.labels).toEqual([]);
   });
 
   it("sends each change to the repository's hooks as GitHub's event, verified by @octokit/webhooks", async () => {
@@ -207,7 +323,8 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
       await octokit.rest.issues.addLabels({ ...repo, issue_number: 1, labels: ['bug'] });
       await octokit.rest.issues.createComment({ ...repo, issue_number: 1, body: 'Fixed in #2' });
       await octokit.rest.pulls.create({ ...repo, title: 'Fix crash', head: 'fix', base: 'main' });
-      await octokit.rest.pulls.update({ ...repo, pull_number: 1, state: 'closed' });
+      // Numbered after the issue: one sequence per repository.
+      await octokit.rest.pulls.update({ ...repo, pull_number: 2, state: 'closed' });
       await octokit.rest.issues.update({ ...repo, issue_number: 1, state: 'closed' });
       const wanted = [
         'label.created',

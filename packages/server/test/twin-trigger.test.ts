@@ -100,8 +100,9 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
       expect(commented.events.map((one) => one.type)).toEqual(['issues.opened', 'issue_comment.created']);
       const pulled = await client.triggerTwin(name, { event: 'pull_request.opened', repo: 'octo/app', to: once.url });
       // The objects are the twin's, as a client's calls would have made them.
-      expect((await octokit.rest.issues.listForRepo(repo)).data.map((issue) => issue.number)).toEqual([1, 2]);
-      expect((await octokit.rest.pulls.list(repo)).data.map((pull) => pull.number)).toEqual([1]);
+      // Newest first, the pull request among the issues (one number sequence per repository).
+      expect((await octokit.rest.issues.listForRepo(repo)).data.map((issue) => issue.number)).toEqual([3, 2, 1]);
+      expect((await octokit.rest.pulls.list(repo)).data.map((pull) => pull.number)).toEqual([3]);
 
       // The hook: issues.opened, its copy to `to`, issues.opened, issue_comment.created, pull_request.opened.
       await hooks.until(5);
@@ -126,7 +127,7 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
       expect(await fresh.verify(delivery?.body ?? '', String(delivery?.headers['x-hub-signature-256']))).toBe(true);
       expect([delivery?.headers['x-github-event'], JSON.parse(delivery?.body ?? '{}').number]).toEqual([
         'pull_request',
-        1,
+        3,
       ]);
     } finally {
       await hooks.close();

@@ -1,6 +1,6 @@
 /**
  * GitHub's webhooks (SPEC §2.19): each change the twin makes emits the event
- * GitHub sends — `issues` opened/edited/closed/reopened/labeled/deleted,
+ * GitHub sends — `issues` opened/edited/closed/reopened/labeled/unlabeled/deleted,
  * `issue_comment` created/edited/deleted, `pull_request` opened/edited/closed,
  * `label` created/edited/deleted — with the keys `@octokit/webhooks-examples`
  * shows for it (`action`, the object, `repository`, `sender`), to every active
@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { GITHUB_USER } from './github-issues.js';
 import type { FlowError, FlowTools, TwinChange } from './twin-flows.js';
 
 /** Most hooks of a repository one event may have (GitHub's limit). */
@@ -70,8 +71,6 @@ function repositoryOf(owner: string, name: string): Record<string, unknown> {
   };
 }
 
-const SENDER = { login: 'octocat', id: 1, node_id: 'MDQ6VXNlcjE=', type: 'User', site_admin: false };
-
 /** A payload of `type` about `object` (`change` gives the repository and what an action adds). */
 export function githubEvent(
   type: string,
@@ -88,7 +87,7 @@ export function githubEvent(
   if (action === 'edited') payload.changes = {};
   Object.assign(payload, change?.extra ?? {});
   payload.repository = repositoryOf(values.owner ?? 'octocat', values.repo ?? 'hello-world');
-  payload.sender = SENDER;
+  payload.sender = GITHUB_USER;
   // No `installation`: GitHub adds it to an App's deliveries, never to a repository hook's.
   // The event's id is the delivery's (`X-GitHub-Delivery`); kept out of the payload.
   void tools;

@@ -1,7 +1,8 @@
 /**
- * GitHub's flows beside the generic engine (SPEC §2.19): labels added to an
- * issue (`POST /repos/{owner}/{repo}/issues/{issue_number}/labels`) are kept on
- * it and emit `issues.labeled`, and every change emits GitHub's webhook event
+ * GitHub's flows beside the generic engine (SPEC §2.19): issues and pull
+ * requests as GitHub answers and lists them (github-issues.ts, github-lists.ts),
+ * the labels of an issue at `…/issues/{issue_number}/labels` (adding one emits
+ * `issues.labeled`, removing one `issues.unlabeled`), and every change emits GitHub's webhook event
  * to the repository's hooks (github-events.ts); a hook's `config.secret` is
  * answered masked (`********`), as GitHub answers it.
  *
@@ -15,43 +16,9 @@ import {
   githubTarget,
   hookLimit,
 } from './github-events.js';
-import type { ActionOutcome, FlowError, TwinFlows } from './twin-flows.js';
-import type { MatchedOperation } from './twin-model.js';
-
-const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
-
-/** The label objects of names (GitHub answers the issue's labels whole). */
-function labelsOf(sent: Record<string, unknown>): Record<string, unknown>[] {
-  const given = Array.isArray(sent.labels) ? sent.labels : [];
-  return given.slice(0, 100).map((label) => {
-    const name = typeof label === 'string' ? label : String((label as { name?: unknown })?.name ?? '');
-    return {
-      id: 0,
-      node_id: '',
-      url: '',
-      name: name.slice(0, 100),
-      color: 'ededed',
-      default: false,
-      description: null,
-    };
-  });
-}
-
-function addLabels(
-  matched: MatchedOperation,
-  issue: Record<string, unknown> | undefined,
-  sent: Record<string, unknown>,
-): ActionOutcome | undefined {
-  if (matched.op.method !== 'POST' || matched.op.template !== ISSUE_LABELS || issue === undefined) return undefined;
-  const had = Array.isArray(issue.labels) ? (issue.labels as Record<string, unknown>[]) : [];
-  const added = labelsOf(sent).filter((label) => !had.some((old) => old.name === label.name));
-  const labels = [...had, ...added];
-  return {
-    object: { ...issue, labels },
-    answer: labels,
-    event: added[0] === undefined ? undefined : { label: added[0] },
-  };
-}
+import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
+import { githubList } from './github-lists.js';
+import type { FlowError, TwinFlows } from './twin-flows.js';
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
@@ -79,13 +46,19 @@ function check(template: string, sent: Record<string, unknown>): FlowError | und
   };
 }
 
-/** A new issue or pull request: open, with the labels sent (names), none else. */
+/**
+ * A new issue or pull request: open, with the labels sent (names), none else, made by the
+ * authenticated user (as is a new comment).
+ */
 function created(template: string, object: Record<string, unknown>, sent: Record<string, unknown>): undefined {
   const last = template.split('/').at(-1);
+  if (last === 'comments') object.user = GITHUB_USER;
   if (last !== 'issues' && last !== 'pulls') return undefined;
+  object.user = GITHUB_USER;
   object.state = typeof sent.state === 'string' ? sent.state : 'open';
   object.labels = labelsOf(sent);
-  for (const field of ['closed_at', 'merged_at', 'closed_by']) if (field in object) object[field] = null;
+  for (const field of ['closed_at', 'merged_at', 'closed_by', 'state_reason'])
+    if (field in object) object[field] = null;
   if ('comments' in object) object.comments = 0;
   return undefined;
 }
@@ -113,5 +86,9 @@ export const githubFlows: TwinFlows = {
     headers: githubHeaders,
     limit: hookLimit,
   },
-  action: addLabels,
+  action: issueLabels,
+  keyed,
+  updating,
+  list: githubList,
+  member,
 };

@@ -35,7 +35,8 @@ import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import type { DeliveryMembers } from './twin-outbox.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
-import { keyed, stamped, withMembers } from './twin-request-ids.js';
+import { counted, counts, keyFieldOf, type Related, sharing, withMembers } from './twin-related.js';
+import { keyed, stamped, withErrorMembers } from './twin-request-ids.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 import type { TwinUnseen } from './twin-setting.js';
 
@@ -307,7 +308,7 @@ export class TwinEngine {
 
   #error(error: FlowError): TwinAnswer {
     let body = errorBody(this.#parts.profile, error);
-    if (error.extra !== undefined) body = withMembers(body, error.extra);
+    if (error.extra !== undefined) body = withErrorMembers(body, error.extra);
     return { status: error.status, headers: { 'content-type': 'application/json' }, body };
   }
 
@@ -432,7 +433,7 @@ export class TwinEngine {
         return this.#deleteOrAct(matched, resource, params, request.onEvent);
       case 'list':
       case 'search':
-        return this.#list(matched, resource, params, request.path);
+        return this.#list(matched, resource, params, request);
       default:
         return this.#other(matched, params, request.onEvent);
     }
@@ -446,9 +447,21 @@ export class TwinEngine {
       .join('/');
   }
 
-  async #stored(resource: TwinResource): Promise<Stored[] | undefined> {
-    const collections = await this.#parts.collections.get(this.#parts.name);
+  async #stored(resource: TwinResource, read?: Collections): Promise<Stored[] | undefined> {
+    const collections = read ?? (await this.#parts.collections.get(this.#parts.name));
     return collections.get(resource.key)?.map((item) => item.value as unknown as Stored);
+  }
+
+  /** One stored item as answered: its counts read. */
+  async #view(resource: TwinResource, stored: Stored): Promise<Record<string, unknown>> {
+    if (!counts(this.#related, resource)) return stored.object;
+    const read = await this.#parts.collections.get(this.#parts.name);
+    return counted(this.#related, resource, [stored], read)[0] ?? stored.object;
+  }
+
+  /** What the twin's items read of other collections (twin-related.ts). */
+  get #related(): Related {
+    return { resources: this.#parts.model.resources, profile: this.#parts.profile, flows: this.#parts.flows };
   }
 
   /** A stored object by its id, in whichever collection holds it (for the flows). */
@@ -556,6 +569,11 @@ export class TwinEngine {
     if (early !== undefined) throw new Refusal(early);
     const refused = this.#parts.flows?.created?.(resource.template, object, params.body, kit);
     const scope = this.#scope(matched, resource);
+    // The collections numbering with this one (the profile's `within`): read before the write,
+    // which runs in the name's turn, so no change of theirs comes between.
+    const shares = sharing(this.#related, resource);
+    const read = shares.length === 0 ? undefined : await this.#parts.collections.get(this.#parts.name);
+    const shared = shares.flatMap((one) => read?.get(one.key) ?? []);
     const made = await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
       if ((items?.length ?? 0) >= MAX_OBJECTS) {
         throw new Refusal({
@@ -568,7 +586,8 @@ export class TwinEngine {
       const kept = sequence ? { ...object, id: nextNumber(items) } : object;
       const keyField = this.#keyField(resource);
       // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
-      if (keyField === 'number') kept.number = nextNumber(items, scope);
+      if (keyField === 'number') kept.number = Math.max(nextNumber(items, scope), nextNumber(shared, scope));
+      this.#parts.flows?.keyed?.(resource.template, kept, matched.values);
       const key = kept[keyField];
       if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
         throw new Refusal(this.#taken(resource, keyField));
@@ -608,16 +627,19 @@ export class TwinEngine {
    * Which stored item the path names: its id, and for a collection keyed by another field
    * (GitHub's issue `number`) also the ids above it.
    */
-  #which(matched: MatchedOperation, resource: TwinResource): (stored: Stored) => boolean {
+  #which(
+    matched: MatchedOperation,
+    resource: TwinResource,
+    scope = this.#scope(matched, resource),
+  ): (stored: Stored) => boolean {
     const id = matched.values[resource.idParam] as string;
     if (this.#keyField(resource) === 'id') return (stored) => stored.id === id;
-    const scope = this.#scope(matched, resource);
     return (stored) => stored.id === id && stored.scope === scope;
   }
 
   /** The field the path's id of `resource` reads (`id` unless the profile's `ids.keys` says another). */
   #keyField(resource: TwinResource): string {
-    return this.#parts.profile.ids.keys[resource.template.split('/').at(-1) ?? ''] ?? 'id';
+    return keyFieldOf(this.#parts.profile, resource);
   }
 
   #taken(resource: TwinResource, field: string): FlowError {
@@ -667,7 +689,7 @@ export class TwinEngine {
       const { status, value } = this.#example(matched);
       return this.#json(status, value);
     }
-    if (!stored.deleted) return this.#json(200, this.#shown(resource, stored.object));
+    if (!stored.deleted) return this.#json(200, this.#shown(resource, await this.#view(resource, stored)));
     if (this.#parts.profile.deleted === 'tombstone') return this.#json(200, this.#tombstone(resource, stored));
     throw new Refusal(this.#missing(resource, id));
   }
@@ -701,17 +723,16 @@ export class TwinEngine {
     const changed = await this.#change(resource, this.#which(matched, resource), (stored) => {
       before = stored.object.state;
       this.#apply(stored.object, params.body, fields);
+      this.#parts.flows?.updating?.(resource.template, stored.object, before, this.#tools);
       for (const field of this.#parts.profile.timestamps.updated) {
         if (field in stored.object) stored.object[field] = this.#stamp();
       }
       return stored;
     });
     if (changed !== undefined) {
-      await this.#emit(
-        { kind: 'updated', template: resource.template, object: changed.object, before, values: matched.values },
-        heard,
-      );
-      return this.#json(200, this.#shown(resource, changed.object));
+      const object = await this.#view(resource, changed);
+      await this.#emit({ kind: 'updated', template: resource.template, object, before, values: matched.values }, heard);
+      return this.#json(200, this.#shown(resource, object));
     }
     if (!this.#examples) throw new Refusal(this.#missing(resource, matched.values[resource.idParam] as string));
     const { status, value } = this.#example(matched);
@@ -747,18 +768,20 @@ export class TwinEngine {
     matched: MatchedOperation,
     resource: TwinResource,
     params: TwinParams,
-    path: string,
+    request: TwinRequest,
   ): Promise<TwinAnswer> {
     const search =
       matched.op.action === 'search'
         ? parseSearch(typeof params.query.query === 'string' ? params.query.query : '')
         : undefined;
+    const read = await this.#parts.collections.get(this.#parts.name);
     // A list the twin never wrote: empty, or (`unseen: "examples"`) the document's example.
-    const all = (await this.#stored(resource)) ?? (this.#examples ? undefined : []);
+    const all = (await this.#stored(resource, read)) ?? (this.#examples ? undefined : []);
     const { status, value } = this.#example(matched);
     if (all === undefined) return this.#json(status, value);
     const scope = this.#scope(matched, resource);
-    let live = all.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
+    const inScope = (items: readonly Stored[]) => items.filter((item) => !item.deleted && item.scope === scope);
+    let live = withMembers(this.#related, resource, counted(this.#related, resource, inScope(all), read), scope, read);
     if (this.#parts.profile.list.order === 'newest') live = live.reverse();
     const pages = this.#parts.profile.pagination;
     if (search !== undefined) {
@@ -766,10 +789,13 @@ export class TwinEngine {
     } else {
       const skip = new Set([pages.limit, 'expand', 'page', pages.style === 'cursor' ? pages.after : pages.page]);
       if (pages.style === 'cursor') skip.add(pages.before);
-      live = filterByQuery(live, params.query, skip);
+      const listed = this.#parts.flows?.list?.(resource.template, live, params.query);
+      if (listed !== undefined && 'error' in listed) throw new Refusal(listed.error);
+      for (const used of listed?.used ?? []) skip.add(used);
+      live = filterByQuery(listed?.items ?? live, params.query, skip);
     }
     live = live.map((item) => this.#shown(resource, item));
-    const page = pageOf(this.#parts.profile, live, params.query, path);
+    const page = pageOf(this.#parts.profile, live, params.query, request.path, request.query);
     const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
     if (this.#parts.profile.list.style === 'bare') return this.#json(200, page.items, headers);
     const envelope = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<
@@ -778,7 +804,7 @@ export class TwinEngine {
     >;
     envelope.data = page.items;
     envelope.has_more = page.hasMore;
-    if ('url' in envelope) envelope.url = path;
+    if ('url' in envelope) envelope.url = request.path;
     if ('total_count' in envelope) envelope.total_count = page.total;
     if ('next_page' in envelope) envelope.next_page = null;
     return this.#json(200, envelope, headers);
@@ -817,7 +843,8 @@ export class TwinEngine {
   ): Promise<TwinAnswer | undefined> {
     const flows = this.#parts.flows;
     if (flows?.action === undefined && flows?.acting === undefined) return undefined;
-    const which = this.#which(matched, owner);
+    // The owner's place is its own path's (`…/issues/{issue_number}/labels/{name}`: not the `name`).
+    const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
     const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
     const given = () => (stored === undefined ? undefined : structuredClone(stored.object));
     const effects: FlowEffect[] = [];

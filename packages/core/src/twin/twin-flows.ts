@@ -66,7 +66,12 @@ export type ActionOutcome =
       /** The event types of the change. @default the provider's types of the change */
       events?: string[];
     }
-  | { error: FlowError };
+  | { error: FlowError }
+  /** An answer of what the twin holds, nothing changed (GitHub's labels of an issue). */
+  | { answer: unknown; error?: undefined };
+
+/** A list's items as the provider's list parameters pick and order them, and the parameters it read. */
+export type ListOutcome = { items: Record<string, unknown>[]; used: readonly string[] } | { error: FlowError };
 
 /** What a change the twin made was, for its events. */
 export interface TwinChange {
@@ -149,6 +154,20 @@ export interface TwinFlows {
     error: { status: number; code?: string },
     request: { id: string; now: number },
   ): Record<string, unknown>;
+  /**
+   * Fills what reads a new object's key and the path's parameters (`values`) once its key is
+   * taken (GitHub's `html_url` of issue `number` in `owner/repo`), inside the write that keeps it.
+   */
+  keyed?(template: string, object: Record<string, unknown>, values: Record<string, string>): void;
+  /** Moves what an update's change of `state` moves (GitHub's `closed_at`), `was` the state before. */
+  updating?(template: string, object: Record<string, unknown>, was: unknown, tools: FlowTools): void;
+  /**
+   * The provider's list parameters (GitHub's `state`, `sort`, `direction`, `labels`, `since`)
+   * over a collection's live items, oldest first; `undefined`: the plain fields filter.
+   */
+  list?(template: string, items: Record<string, unknown>[], query: Record<string, unknown>): ListOutcome | undefined;
+  /** An item of a profile's `within` collection as its host's lists show it (GitHub's pull request as an issue). */
+  member?(template: string, object: Record<string, unknown>): Record<string, unknown>;
   /** Refuses a create before anything is stored (GitHub's `422 Validation Failed` for a missing field). */
   check?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */

@@ -22,10 +22,27 @@ describe('pages', () => {
 
   it('pages by number with a Link header', () => {
     const github = checkProfile({ name: 'g' });
-    const second = pageOf(github, items, { per_page: 2, page: 2 }, '/repos/a/b/issues');
+    const second = pageOf(github, items, { per_page: 2, page: 2 }, '/repos/a/b/issues', 'per_page=2&page=2');
     expect(second.items).toEqual([{ id: 'c' }, { id: 'd' }]);
     expect(second.link).toBe(
       '</repos/a/b/issues?per_page=2&page=1>; rel="prev", </repos/a/b/issues?per_page=2&page=1>; rel="first", </repos/a/b/issues?per_page=2&page=3>; rel="next", </repos/a/b/issues?per_page=2&page=3>; rel="last"',
+    );
+  });
+
+  it("keeps every parameter of the request's query in its Link, only the page changed (as GitHub)", () => {
+    const github = checkProfile({ name: 'g' });
+    const raw = 'state=open&labels=bug,ui&per_page=2&page=1&page=9&q=%3Cx%3E';
+    const first = pageOf(github, items, { state: 'open', labels: 'bug,ui', per_page: 2, page: 1 }, '/r', raw);
+    expect(first.link).toBe(
+      '</r?state=open&labels=bug,ui&per_page=2&page=2&q=%3Cx%3E>; rel="next", </r?state=open&labels=bug,ui&per_page=2&page=3&q=%3Cx%3E>; rel="last"',
+    );
+    // No page sent: one added; no per_page sent: none added (the default stands on every page).
+    expect(pageOf(github, items, { per_page: 4 }, '/r', 'state=all&per_page=4').link).toBe(
+      '</r?state=all&per_page=4&page=2>; rel="next", </r?state=all&per_page=4&page=2>; rel="last"',
+    );
+    // What could break the header is percent-encoded.
+    expect(pageOf(github, items, { per_page: 4 }, '/r', 'per_page=4&x=<a> "b"').link).toContain(
+      'x=%3Ca%3E%20%22b%22&page=2',
     );
   });
 });

@@ -59,12 +59,46 @@ export function filterByQuery(
   );
 }
 
-/** The page `query` asks for of `items` (in the profile's order already). */
+/**
+ * The query string `raw` with its `page` parameter `n` (in its place, else added), every other
+ * parameter kept as sent (GitHub's `Link` keeps the request's filters); what could break the
+ * header (`<`, `>`, `"`, spaces, anything outside visible ASCII) percent-encoded.
+ */
+function withPage(raw: string, param: string, n: number): string {
+  const pairs = raw.split('&').filter((pair) => pair !== '');
+  const name = (pair: string) => {
+    const key = pair.split('=')[0] ?? '';
+    try {
+      return decodeURIComponent(key.replaceAll('+', ' '));
+    } catch {
+      return key;
+    }
+  };
+  const page = `${encodeURIComponent(param)}=${n}`;
+  let placed = false;
+  const kept = pairs.flatMap((pair) => {
+    if (name(pair) !== param) return [pair];
+    if (placed) return [];
+    placed = true;
+    return [page];
+  });
+  if (!placed) kept.push(page);
+  return kept.join('&').replace(/[^\x21-\x7e]|[<>"]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : '%3F';
+  });
+}
+
+/**
+ * The page `query` asks for of `items` (in the profile's order already); numbered pages link to
+ * the others at `url` with the request's query string `raw`, only its page changed.
+ */
 export function pageOf(
   profile: TwinProfile,
   items: Record<string, unknown>[],
   query: Record<string, unknown>,
   url: string,
+  raw = '',
 ): Page {
   const pages = profile.pagination;
   const limit = sizeOf(query[pages.limit], pages.limit, pages.defaultLimit, pages.maxLimit);
@@ -90,7 +124,7 @@ export function pageOf(
   const page = sizeOf(query[pages.page], pages.page, 1, Number.MAX_SAFE_INTEGER);
   const last = Math.max(1, Math.ceil(items.length / limit));
   const slice = items.slice((page - 1) * limit, page * limit);
-  const linkTo = (n: number, rel: string) => `<${url}?${pages.limit}=${limit}&${pages.page}=${n}>; rel="${rel}"`;
+  const linkTo = (n: number, rel: string) => `<${url}?${withPage(raw, pages.page, n)}>; rel="${rel}"`;
   const links: string[] = [];
   if (page > 1) links.push(linkTo(page - 1, 'prev'), linkTo(1, 'first'));
   if (page < last) links.push(linkTo(page + 1, 'next'), linkTo(last, 'last'));

@@ -158,6 +158,18 @@ const profileSchemas = onFirstUse(() => {
        * provider's flows answer it: GitHub's `…/issues/{issue_number}/labels`).
        */
       aliases: z.record(z.string().max(300), z.string().max(300)).default({}),
+      /**
+       * Collections whose items are also items of another, by last path segment (GitHub's
+       * `pulls` → `issues`: a pull request is an issue): numbered in one sequence with it per
+       * scope, and listed in its lists as the provider's flows show them (`member`).
+       */
+      within: z.record(z.string().max(32), z.string().max(32)).default({}),
+      /**
+       * Fields that count the live items of another collection made below an item, by the
+       * item's collection and then the field (GitHub's `issues` → `comments` → `comments`: the
+       * comments made at `…/issues/{issue_number}/comments`); read when the item is answered.
+       */
+      counts: z.record(z.string().max(32), z.record(z.string().max(64), z.string().max(32))).default({}),
     })
     .strict();
   return { twinProfileSchema };

@@ -19,7 +19,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** `body` with `members` added to its error object: its `error` member where it has one, else the body. */
-export function withMembers(body: string, members: Record<string, unknown>): string {
+export function withErrorMembers(body: string, members: Record<string, unknown>): string {
   const parsed = JSON.parse(body) as Record<string, unknown>;
   Object.assign(isRecord(parsed.error) ? parsed.error : parsed, members);
   return JSON.stringify(parsed);
@@ -54,7 +54,7 @@ export function stamped(
       ? flows?.errorMembers?.({ status: answer.status, code: codeOf(answer.body) }, { id, now })
       : undefined;
   if (members === undefined || Object.keys(members).length === 0) return { ...answer, headers };
-  return { ...answer, headers, body: withMembers(answer.body, members) };
+  return { ...answer, headers, body: withErrorMembers(answer.body, members) };
 }
 
 /**

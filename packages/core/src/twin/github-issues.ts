@@ -1,0 +1,195 @@
+/**
+ * GitHub's issues and pull requests as GitHub answers them (SPEC §2.20): made
+ * by the authenticated user, their URLs (`html_url` on github.com, `url` at
+ * api.github.com), `closed_at` and `state_reason` moved by a close
+ * and a reopen, a pull request listed among the issues with its
+ * `pull_request` key, and the labels of an issue read, added, set and removed
+ * at `…/issues/{issue_number}/labels` as one list.
+ *
+ * @module
+ */
+import type { ActionOutcome, FlowTools } from './twin-flows.js';
+import type { MatchedOperation } from './twin-model.js';
+
+/**
+ * The authenticated user of every token: the twin keeps no users (no `/user`), so each
+ * token is GitHub's `octocat`, the `user` of what it makes and the `sender` of every event.
+ */
+export const GITHUB_USER = {
+  login: 'octocat',
+  id: 1,
+  node_id: 'MDQ6VXNlcjE=',
+  avatar_url: 'https://github.com/images/error/octocat_happy.gif',
+  gravatar_id: '',
+  url: 'https://api.github.com/users/octocat',
+  html_url: 'https://github.com/octocat',
+  type: 'User',
+  site_admin: false,
+};
+
+/**
+ * The base of the API URLs an object carries (`url`): GitHub's own, as its examples have it (the
+ * twin cannot tell the root of a `--serve` port from its `/endpoint/{name}` path; a client builds
+ * its requests from its own `baseUrl`, not from these).
+ */
+const API = 'https://api.github.com';
+
+const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
+const ISSUE_LABEL = `${ISSUE_LABELS}/{name}`;
+
+/** The label objects of names (GitHub answers the issue's labels whole). */
+export function labelsOf(sent: Record<string, unknown>): Record<string, unknown>[] {
+  const given = Array.isArray(sent.labels) ? sent.labels : [];
+  const names = given.map((label) =>
+    (typeof label === 'string' ? label : String((label as { name?: unknown })?.name ?? '')).slice(0, 100),
+  );
+  return [...new Set(names)].slice(0, 100).map((name) => ({
+    id: 0,
+    node_id: '',
+    url: '',
+    name,
+    color: 'ededed',
+    default: false,
+    description: null,
+  }));
+}
+
+/** A new issue's, pull request's or comment's URLs, once its number (or id) is taken. */
+export function keyed(template: string, object: Record<string, unknown>, values: Record<string, string>): void {
+  const { owner = 'octocat', repo = 'hello-world', issue_number: issue } = values;
+  const api = `${API}/repos/${owner}/${repo}`;
+  const web = `https://github.com/${owner}/${repo}`;
+  const last = template.split('/').at(-1);
+  if (last === 'issues' || last === 'pulls') {
+    const n = object.number;
+    const urls: Record<string, string> = {
+      url: `${api}/${last}/${n}`,
+      repository_url: api,
+      labels_url: `${api}/issues/${n}/labels{/name}`,
+      comments_url: `${api}/issues/${n}/comments`,
+      events_url: `${api}/issues/${n}/events`,
+      html_url: `${web}/${last === 'pulls' ? 'pull' : 'issues'}/${n}`,
+      timeline_url: `${api}/issues/${n}/timeline`,
+      issue_url: `${api}/issues/${n}`,
+      commits_url: `${api}/pulls/${n}/commits`,
+      review_comments_url: `${api}/pulls/${n}/comments`,
+      diff_url: `${web}/pull/${n}.diff`,
+      patch_url: `${web}/pull/${n}.patch`,
+    };
+    for (const [field, url] of Object.entries(urls)) if (field in object) object[field] = url;
+  } else if (last === 'comments' && issue !== undefined) {
+    object.url = `${api}/issues/comments/${object.id}`;
+    object.issue_url = `${api}/issues/${issue}`;
+    object.html_url = `${web}/issues/${issue}#issuecomment-${object.id}`;
+  }
+}
+
+/** What a close or a reopen moves: `closed_at`, `closed_by`, `state_reason`. */
+export function updating(template: string, object: Record<string, unknown>, was: unknown, tools: FlowTools): void {
+  const last = template.split('/').at(-1);
+  if ((last !== 'issues' && last !== 'pulls') || object.state === was) return;
+  const closed = object.state === 'closed';
+  object.closed_at = closed ? new Date(tools.now()).toISOString() : null;
+  if ('closed_by' in object) object.closed_by = closed ? GITHUB_USER : null;
+  if (last === 'issues') {
+    const reason = object.state_reason;
+    object.state_reason = closed
+      ? reason === 'not_planned' || reason === 'duplicate'
+        ? reason
+        : 'completed'
+      : 'reopened';
+  }
+}
+
+/** The fields of an issue that a pull request has as GitHub lists it among the issues. */
+const ISSUE_FIELDS = [
+  'id',
+  'node_id',
+  'repository_url',
+  'labels_url',
+  'comments_url',
+  'events_url',
+  'html_url',
+  'number',
+  'state',
+  'title',
+  'body',
+  'user',
+  'labels',
+  'assignee',
+  'assignees',
+  'milestone',
+  'locked',
+  'active_lock_reason',
+  'comments',
+  'closed_at',
+  'created_at',
+  'updated_at',
+  'draft',
+  'author_association',
+];
+
+/** A pull request as GitHub lists it among the issues: an issue with its `pull_request` key. */
+export function member(template: string, object: Record<string, unknown>): Record<string, unknown> {
+  if (!template.endsWith('/pulls')) return object;
+  const issue: Record<string, unknown> = {};
+  for (const field of ISSUE_FIELDS) issue[field] = object[field] ?? null;
+  issue.url = object.issue_url ?? null;
+  issue.comments = Number(object.comments) || 0;
+  issue.labels = Array.isArray(object.labels) ? object.labels : [];
+  issue.state_reason = null;
+  issue.closed_by = null;
+  issue.pull_request = {
+    url: object.url ?? null,
+    html_url: object.html_url ?? null,
+    diff_url: object.diff_url ?? null,
+    patch_url: object.patch_url ?? null,
+    merged_at: object.merged_at ?? null,
+  };
+  return issue;
+}
+
+function labelNotOnIssue(): ActionOutcome {
+  return { error: { status: 404, type: 'invalid_request_error', code: 'not_found', message: 'Label does not exist' } };
+}
+
+/**
+ * The labels of an issue at `…/issues/{issue_number}/labels`: `GET` reads them, `POST` adds,
+ * `PUT` sets, `DELETE` removes them all, and `DELETE …/labels/{name}` one (`404 Label does not
+ * exist` when the issue lacks it); each answers the issue's labels as they now are.
+ */
+export function issueLabels(
+  matched: MatchedOperation,
+  issue: Record<string, unknown> | undefined,
+  sent: Record<string, unknown>,
+): ActionOutcome | undefined {
+  const { method, template } = matched.op;
+  if ((template !== ISSUE_LABELS && template !== ISSUE_LABEL) || issue === undefined) return undefined;
+  const had = Array.isArray(issue.labels) ? (issue.labels as Record<string, unknown>[]) : [];
+  if (method === 'GET' && template === ISSUE_LABELS) return { answer: had };
+  let labels: Record<string, unknown>[];
+  if (template === ISSUE_LABEL) {
+    if (method !== 'DELETE') return undefined;
+    const name = matched.values.name;
+    if (!had.some((label) => label.name === name)) return labelNotOnIssue();
+    labels = had.filter((label) => label.name !== name);
+  } else if (method === 'POST') {
+    labels = [...had, ...labelsOf(sent).filter((label) => !had.some((old) => old.name === label.name))];
+  } else if (method === 'PUT') {
+    labels = labelsOf(sent).map((label) => had.find((old) => old.name === label.name) ?? label);
+  } else if (method === 'DELETE') {
+    labels = [];
+  } else {
+    return undefined;
+  }
+  const added = labels.find((label) => !had.some((old) => old.name === label.name));
+  const removed = had.find((old) => !labels.some((label) => label.name === old.name));
+  // GitHub sends one event a label; the twin sends the first: `labeled`, else `unlabeled`.
+  const label = added ?? removed;
+  return {
+    object: { ...issue, labels },
+    answer: labels,
+    events: label === undefined ? [] : [added ? 'issues.labeled' : 'issues.unlabeled'],
+    ...(label === undefined ? {} : { event: { label } }),
+  };
+}
