@@ -12,10 +12,8 @@ import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { MockpointError } from '../registry/errors.js';
 
-/** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
-const profileSchemas = onFirstUse(() => {
-  const placeholderText = z.string().max(1000);
-
+/** How lists page (cursor or numbered), built on first use as the profile's schema is. */
+const pageSchemas = onFirstUse(() => {
   const cursorPages = z
     .object({
       style: z.literal('cursor'),
@@ -39,14 +37,21 @@ const profileSchemas = onFirstUse(() => {
     })
     .strict();
 
-  function isJson(text: string): boolean {
-    try {
-      JSON.parse(text);
-      return true;
-    } catch {
-      return false;
-    }
+  return { pagination: z.discriminatedUnion('style', [cursorPages, numberedPages]).prefault({ style: 'page' }) };
+});
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
+}
+
+/** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
+const profileSchemas = onFirstUse(() => {
+  const placeholderText = z.string().max(1000);
 
   /** The profile format, checked when a twin is made. */
   const twinProfileSchema = z
@@ -78,7 +83,7 @@ const profileSchemas = onFirstUse(() => {
         })
         .strict()
         .prefault({}),
-      pagination: z.discriminatedUnion('style', [cursorPages, numberedPages]).prefault({ style: 'page' }),
+      pagination: pageSchemas().pagination,
       /**
        * A list's answer: `bare` (an array) or an envelope whose `data` member holds
        * the page (Stripe's `{ object: "list", data, has_more, url }`).
