@@ -22,8 +22,6 @@ const OTHER_FIELDS = [
   'headers',
   'body',
   'bodyPatterns',
-  'bodyEquals',
-  'bodyJsonPaths',
   'signature',
   'state',
   'websocket',
