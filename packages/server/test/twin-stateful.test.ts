@@ -26,6 +26,13 @@ beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
 
+/** `mockpoint import` of the notes document with its profile, applied as twin `notes` to the daemon at `url`. */
+function applyNotes(url: string): ReturnType<typeof runCli> {
+  return runCli({
+    args: ['import', NOTES, '--stateful', '--profile', NOTES_PROFILE, '--name', 'notes', '--apply', '--url', url],
+  });
+}
+
 async function send(
   daemon: Daemon,
   method: string,
@@ -47,20 +54,7 @@ async function send(
 describe('mockpoint import --stateful', () => {
   it('keeps what a client creates, changes and deletes, pages it, and answers the rest from the document', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
-    const imported = await runCli({
-      args: [
-        'import',
-        NOTES,
-        '--stateful',
-        '--profile',
-        NOTES_PROFILE,
-        '--name',
-        'notes',
-        '--apply',
-        '--url',
-        daemon.url,
-      ],
-    });
+    const imported = await applyNotes(daemon.url);
     expect([imported.code, imported.stderr]).toEqual([0, '']);
     expect(imported.stdout).toBe('twin notes: 6 operation(s), collections /notes\n');
     await requestJson(`${daemon.url}/api/clock`, {
@@ -189,20 +183,7 @@ describe('--config of a file that is no mock file', () => {
         `mockpoint: ${join(cwd, 'notes.json')} is a twin setting (as mockpoint import --stateful writes it), not a mock file: read as endpoint "notes" holding that twin\n`,
       );
     const applied = await startDaemon({ args: ['--memory'] });
-    const put = await runCli({
-      args: [
-        'import',
-        NOTES,
-        '--stateful',
-        '--profile',
-        NOTES_PROFILE,
-        '--name',
-        'notes',
-        '--apply',
-        '--url',
-        applied.url,
-      ],
-    });
+    const put = await applyNotes(applied.url);
     expect(put.code, put.stderr).toBe(0);
     const twin = async (one: Daemon) => (await send(one, 'GET', '/api/endpoints/notes/twin?setting=true')).body;
     expect(await twin(daemon)).toEqual(await twin(applied));

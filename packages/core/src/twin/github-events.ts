@@ -124,19 +124,19 @@ export function hookLimit(
     (name) => held.filter((events) => events.includes('*') || events.includes(name)).length >= MAX_HOOKS_PER_EVENT,
   );
   if (full.length === 0) return undefined;
-  return {
-    status: 422,
-    type: 'invalid_request_error',
-    code: 'custom',
-    message: 'Validation Failed',
-    extra: {
-      errors: full.slice(0, 20).map((name) => ({
-        resource: 'Hook',
-        code: 'custom',
-        message: `The "${name.slice(0, 100)}" event cannot have more than ${MAX_HOOKS_PER_EVENT} hooks`,
-      })),
-    },
-  };
+  return validationFailed(
+    'custom',
+    full.slice(0, 20).map((name) => ({
+      resource: 'Hook',
+      code: 'custom',
+      message: `The "${name.slice(0, 100)}" event cannot have more than ${MAX_HOOKS_PER_EVENT} hooks`,
+    })),
+  );
+}
+
+/** GitHub's `422 Validation Failed`, its `errors` listing what failed (each with GitHub's `code`). */
+export function validationFailed(code: string, errors: Record<string, unknown>[]): FlowError {
+  return { status: 422, type: 'invalid_request_error', code, message: 'Validation Failed', extra: { errors } };
 }
 
 /** A hook's receiver and secret, from its `config`. */

@@ -15,6 +15,7 @@ import {
   githubSubscribes,
   githubTarget,
   hookLimit,
+  validationFailed,
 } from './github-events.js';
 import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
 import { githubList } from './github-lists.js';
@@ -37,13 +38,10 @@ function check(template: string, sent: Record<string, unknown>): FlowError | und
     (field) => sent[field] === undefined || sent[field] === null || sent[field] === '',
   );
   if (missing.length === 0) return undefined;
-  return {
-    status: 422,
-    type: 'invalid_request_error',
-    code: 'missing_field',
-    message: 'Validation Failed',
-    extra: { errors: missing.map((field) => ({ resource: wanted.resource, code: 'missing_field', field })) },
-  };
+  return validationFailed(
+    'missing_field',
+    missing.map((field) => ({ resource: wanted.resource, code: 'missing_field', field })),
+  );
 }
 
 /**
