@@ -1,14 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, defineProject, mergeConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './scripts/vitest-sequencer.js';
-import { CLONE_CHANGING, sharedProject } from './vitest.shared.js';
+import { CLONE_CHANGING, QUIET_PROBES, sharedProject } from './vitest.shared.js';
 
 export default defineConfig({
   test: {
     // One project per package and per example, and the repo's scripts; each has its own vitest.config.ts.
     // server-bun: the daemon's tests again with the daemon run by Bun (docs/runtimes.md).
     // server-web: the server's browser files, one Chromium per worker (packages/server/vitest.web.config.ts).
-    // clone: the files that change the clone the others run from, alone and last (vitest.shared.ts).
+    // quiet: the files that bound the daemon's responsiveness under their own heavy work, one at a time
+    // after the rest (vitest.shared.ts); clone: the files that change the clone the others run from,
+    // alone and last (vitest.shared.ts).
     projects: [
       'packages/*',
       'packages/server/vitest.bun.config.ts',
@@ -19,11 +21,25 @@ export default defineConfig({
         sharedProject,
         defineProject({
           test: {
+            name: 'quiet',
+            root: import.meta.dirname,
+            include: QUIET_PROBES,
+            // import-whole imports GitHub's 13 MB description (openapi-documents' own timeout).
+            testTimeout: 180_000,
+            maxWorkers: 1,
+            sequence: { groupOrder: 1 },
+          },
+        }),
+      ),
+      mergeConfig(
+        sharedProject,
+        defineProject({
+          test: {
             name: 'clone',
             root: import.meta.dirname,
             include: CLONE_CHANGING,
             maxWorkers: 1,
-            sequence: { groupOrder: 1 },
+            sequence: { groupOrder: 2 },
           },
         }),
       ),

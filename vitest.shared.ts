@@ -23,7 +23,7 @@ export const sharedProject = defineProject({
 
 /**
  * Test files that change the clone every other test runs from, so they run alone, after the rest
- * (the `clone` project of vitest.config.ts; the other test files run three at a time):
+ * (the `clone` project of vitest.config.ts, after `quiet`; the other test files run three at a time):
  * start.test.ts deletes the server's build stamp and lets `pnpm start` rebuild its dist/,
  * pack-packages.test.ts rewrites the install stamp and checks that dist/ and node_modules/ do not
  * change meanwhile, installed-package.test.ts packs the packages, whose prepack rewrites each dist/types/.
@@ -33,6 +33,31 @@ export const CLONE_CHANGING = [
   'scripts/start.test.ts',
   'scripts/pack-packages.test.ts',
   'packages/server/test/installed-package.test.ts',
+];
+
+/**
+ * Test files whose bound is the daemon's responsiveness under heavy work of their own (the slowest
+ * /api/health answer under 1 s while a big import, a fan-out, a flood of sockets or an amplified
+ * query runs): they run one at a time after the rest, before `clone` (the `quiet` project of
+ * vitest.config.ts), so their second is measured on a machine their own work loads, not on one
+ * three other files already hold (stop 75's CI run saw 1,090 ms there while the same apply alone
+ * takes 200-400 ms). A stall these tests catch takes seconds (4-54 s in the issues that added them).
+ * The fuzz files keep running with the rest, on the fuzz bound (5 s, test/helpers/watch-health.ts).
+ * Paths from the repo's root; the projects they live in leave them out.
+ */
+export const QUIET_PROBES = [
+  'packages/openapi-documents/test/import-whole.test.ts',
+  'packages/server/test/base64-bodies.test.ts',
+  'packages/server/test/collections-amplify.test.ts',
+  'packages/server/test/graphql-amplify.test.ts',
+  'packages/server/test/grpc-amplify.test.ts',
+  'packages/server/test/mcp-bounds.test.ts',
+  'packages/server/test/mcp-import-responsive.test.ts',
+  'packages/server/test/twin-bounds.test.ts',
+  'packages/server/test/twin-document.test.ts',
+  'packages/server/test/twin-stripe-bounds.test.ts',
+  'packages/server/test/verify-responsive.test.ts',
+  'packages/server/test/websocket-limits.test.ts',
 ];
 
 /**

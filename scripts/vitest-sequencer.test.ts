@@ -59,7 +59,9 @@ describe("the root config's order of the test files", () => {
   });
 
   it('starts the slow isolated files first, longest first, before every short one', () => {
-    const isolated = order.sorted.filter((file) => file.isolate !== false && file.project !== 'clone');
+    const isolated = order.sorted.filter(
+      (file) => file.isolate !== false && file.project !== 'quiet' && file.project !== 'clone',
+    );
     const estimates = isolated.map((file) => estimateOf(file.key));
     expect(estimates).toEqual([...estimates].sort((a, b) => b - a));
     const listed = isolated.filter((file) => estimateOf(file.key) > 0).length;
@@ -87,6 +89,17 @@ describe("the root config's order of the test files", () => {
       const at = order.sorted.flatMap((file, index) => (file.project === name ? [index] : []));
       expect((at.at(-1) as number) - (at[0] as number), name).toBe(at.length - 1);
     }
+  });
+
+  it('runs the quiet project after the rest, longest first, and before clone', () => {
+    const quiet = order.sorted.filter((file) => file.project === 'quiet');
+    expect(quiet.length).toBeGreaterThanOrEqual(10);
+    const clone = order.sorted.filter((file) => file.project === 'clone').length;
+    const end = order.sorted.length - clone;
+    expect(order.sorted.slice(end - quiet.length, end).map((file) => file.project)).toEqual(quiet.map(() => 'quiet'));
+    const estimates = quiet.map((file) => estimateOf(file.key));
+    expect(estimates).toEqual([...estimates].sort((a, b) => b - a));
+    expect(quiet[0]?.key).toBe('quiet:packages/openapi-documents/test/import-whole.test.ts');
   });
 
   it('runs the clone project alone and last', () => {
