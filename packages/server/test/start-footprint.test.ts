@@ -24,10 +24,13 @@ const RSS_BUDGET_MB = 78;
 
 /**
  * V8's young generation: two 1 MB semi-spaces, held at that size while the modules load
- * (lean-start.ts), then free to grow again, so the first request may grow it once (4 MB).
- * Grown while loading, as before, it is 16 MB at this point.
+ * (lean-start.ts), then free to grow again after the first scavenge past listening. It reads 4 MB
+ * here, or 8 MB when the next scavenge still sweeps start-up's and the first request's survivors:
+ * about one start in three on a machine at load 7, main's build and the WireMock matchers' alike
+ * (2026-11-27, 1 of 3 and 2 of 3; 1 of 5 with two scavenges held). Grown while loading, as before
+ * the hold, it is 16 MB at this point: that is what this bound fails on.
  */
-const YOUNG_GENERATION_MB = 4;
+const YOUNG_GENERATION_MB = 8;
 
 /** The webhook POSTs of the load test below, and the young generation an unheld start reaches in them (Node 20: two 16 MB semi-spaces, V8's most). */
 const POST_LOAD = 2000;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
+import { jsonPathProblem } from '../pattern/json-path.js';
 import { valueMatcherProblem } from '../pattern/value-pattern.js';
 import { SIGNATURE_STATUSES } from '../signing/signature-settings.js';
 import { createGraphqlSchemas } from './graphql-json.js';
@@ -41,6 +42,15 @@ export function createFilterSchemas() {
       description:
         'A regular expression over a whole value, run in linear time (RE2): lookaround, backreferences, atomic groups and possessive quantifiers are refused.',
     });
+  const absent = z.strictObject({ absent: z.literal(true).describe('The value must not be sent at all.') }).meta({
+    title: 'AbsentMatcher',
+    description: "A header or query parameter that must not be sent (WireMock's absent).",
+  });
+  const jsonPath = z.string().superRefine((expression, context) => {
+    const problem = jsonPathProblem(expression);
+    // INVALID_MATCH, as a refused regular expression.
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem, params: { regex: true } });
+  });
   const requestFilter = z
     .strictObject({
       method: z.string().optional().describe('HTTP method, case-insensitive.'),
@@ -56,16 +66,16 @@ export function createFilterSchemas() {
           'A regular expression ({ matches } / { doesNotMatch }) over the whole subpath and its query string as sent (/users?page=2).',
         ),
       query: z
-        .record(z.string(), z.union([z.string(), z.array(z.string()), valueMatcher]))
+        .record(z.string(), z.union([z.string(), z.array(z.string()), valueMatcher, absent]))
         .optional()
         .describe(
-          'Query parameters with exactly these values (a repeated key is an array), or { matches } / { doesNotMatch } over the first value.',
+          'Query parameters with exactly these values (a repeated key is an array), or { matches } / { doesNotMatch } over the first value, or { absent: true }: not sent.',
         ),
       headers: z
-        .record(z.string(), z.union([z.string(), valueMatcher]))
+        .record(z.string(), z.union([z.string(), valueMatcher, absent]))
         .optional()
         .describe(
-          'Headers with exactly these values, or { matches } / { doesNotMatch } over the whole value; names are case-insensitive.',
+          'Headers with exactly these values, or { matches } / { doesNotMatch } over the whole value, or { absent: true }: not sent; names are case-insensitive.',
         ),
       body: z
         .unknown()
@@ -77,6 +87,20 @@ export function createFilterSchemas() {
         .max(16)
         .optional()
         .describe('Regular expressions ({ matches } / { doesNotMatch }) over the whole body text; all must hold.'),
+      bodyEquals: z
+        .unknown()
+        .optional()
+        .describe(
+          'The body parsed as JSON equals this value exactly: the same members in any order and no others, arrays in order, numbers by value.',
+        ),
+      bodyJsonPaths: z
+        .array(jsonPath)
+        .min(1)
+        .max(8)
+        .optional()
+        .describe(
+          "JSONPath expressions that must each select something in the JSON body: $ then .name, ['name'], [2], [*], [?(@.a.b)] or [?(@.a.b OP literal)] (OP one of == < <= > >=); at most 256 characters and 16 steps each.",
+        ),
       signature: z
         .enum(SIGNATURE_STATUSES)
         .optional()

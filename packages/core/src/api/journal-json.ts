@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ValueMatcher } from '../pattern/value-pattern.js';
+import type { AbsentMatcher, ValueMatcher } from '../pattern/value-pattern.js';
 import type { SignatureCheckStatus, SignatureMark } from '../signing/signature-settings.js';
 import type { Fault } from './answer-json.js';
 import type { ChaosFault } from './chaos.js';
@@ -204,11 +204,15 @@ export interface RequestFilter {
   url?: ValueMatcher;
   /**
    * Query parameters that must be present with exactly these values (a repeated
-   * key is an array, in order), or whose first value matches a regular expression.
+   * key is an array, in order), or whose first value matches a regular expression;
+   * `{ absent: true }`: a parameter that must not be sent.
    */
-  query?: Record<string, string | string[] | ValueMatcher>;
-  /** Headers that must be present with exactly these values (or matching a regular expression); names are case-insensitive. */
-  headers?: Record<string, string | ValueMatcher>;
+  query?: Record<string, string | string[] | ValueMatcher | AbsentMatcher>;
+  /**
+   * Headers that must be present with exactly these values (or matching a regular expression), or
+   * (`{ absent: true }`) must not be sent; names are case-insensitive.
+   */
+  headers?: Record<string, string | ValueMatcher | AbsentMatcher>;
   /**
    * A JSON subset of the body: every key given must be present with a matching
    * value, recursively; arrays match element by element and must have the same
@@ -218,6 +222,13 @@ export interface RequestFilter {
   body?: unknown;
   /** Regular expressions over the whole body text; all must hold. */
   bodyPatterns?: ValueMatcher[];
+  /**
+   * The body parsed as JSON equals this value exactly: the same members in any
+   * order and no others, arrays in order, numbers by value.
+   */
+  bodyEquals?: unknown;
+  /** JSONPath expressions (a bounded subset, docs/routes.md) that must each select something in the JSON body. */
+  bodyJsonPaths?: string[];
   /**
    * The outcome of the name's signature check: `valid`, `invalid`, `missing`,
    * `stale` or `replayed`. A request to a name without a check has none, so it

@@ -105,15 +105,23 @@ function rulesOf(match: Route['match']): Json[] | string {
     if (match[key] !== undefined) return `match.${key} has no Mockoon rule`;
   }
   if (match.url !== undefined || match.bodyPatterns !== undefined) return 'a regular expression: not carried over';
+  if (Object.hasOwn(match, 'bodyEquals')) return 'a whole-body JSON equality: Mockoon compares one field at a time';
+  if (match.bodyJsonPaths !== undefined) return 'a JSONPath condition: not carried over';
   for (const [key, value] of Object.entries(match.query ?? {})) {
-    if (typeof value === 'object' && !Array.isArray(value)) return 'a regular expression: not carried over';
+    if (typeof value === 'object' && !Array.isArray(value)) {
+      return 'absent' in value
+        ? 'an absent query parameter: no Mockoon rule'
+        : 'a regular expression: not carried over';
+    }
     if (Array.isArray(value)) return `query ${JSON.stringify(key)} repeated: a Mockoon rule compares one value`;
     // Mockoon reads a rule's modifier as a path into the parsed query (`a.b`, `a[0]`, `$…`).
     if (!QUERY_KEY.test(key)) return `query ${JSON.stringify(key)}: Mockoon would read the name as a path`;
     rules.push(rule('query', key, value));
   }
   for (const [name, value] of Object.entries(match.headers ?? {})) {
-    if (typeof value !== 'string') return 'a regular expression: not carried over';
+    if (typeof value !== 'string') {
+      return 'absent' in value ? 'an absent header: no Mockoon rule' : 'a regular expression: not carried over';
+    }
     rules.push(rule('header', name, value));
   }
   if (Object.hasOwn(match, 'body')) {

@@ -139,6 +139,13 @@ function requestOf(
         : { equalToJson: match.body instanceof JsonText ? match.body.value() : match.body, ignoreExtraElements: true },
     ];
   }
+  if (Object.hasOwn(match, 'bodyEquals')) {
+    const value = match.bodyEquals instanceof JsonText ? match.bodyEquals.value() : match.bodyEquals;
+    request.bodyPatterns = [...((request.bodyPatterns as Json[] | undefined) ?? []), { equalToJson: value }];
+  }
+  for (const expression of match.bodyJsonPaths ?? []) {
+    request.bodyPatterns = [...((request.bodyPatterns as Json[] | undefined) ?? []), { matchesJsonPath: expression }];
+  }
   if (match.state === undefined) return { request };
   const scenario = oneState(match.state);
   if (scenario === undefined) return 'match.state names several scenarios; a WireMock mapping has one';

@@ -26,12 +26,13 @@ import { HEADER_VALUE_PATTERN, headerNameProblem, isHeaderName } from '../codec/
 import { JsonText, scanJson, stringifyExact } from '../codec/json-text.js';
 import { quoted } from '../codec/quoted.js';
 import { utf8Text } from '../codec/utf8.js';
-import { type ValueMatcher, valueMatcherProblem } from '../pattern/value-pattern.js';
+import { valueMatcherProblem } from '../pattern/value-pattern.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_MAX_DELAY_MS } from '../registry/record-defaults.js';
 import type { LeftOut } from './left-out.js';
 import { type MockFile, parseMockFile } from './parse-mock-file.js';
 import { latencyFromWireMock } from './wiremock-delay.js';
+import { addBodyPatterns, cookieMatch, exactValue, quoteRegex, type ValueCondition } from './wiremock-matchers.js';
 
 /** One file of mappings: its name (for messages) and its text. */
 export interface WireMockFile {
@@ -208,110 +209,6 @@ function templatePath(template: string): string | undefined {
   return `/${out.join('/')}`;
 }
 
-/** A simple JSONPath (`$.a.b`, `$.a[0]`) as its keys, or `undefined`. */
-function jsonPathKeys(expression: string): (string | number)[] | undefined {
-  if (!/^\$(\.[A-Za-z_][A-Za-z0-9_-]*|\[\d+\])+$/.test(expression)) return undefined;
-  return [...expression.matchAll(/\.([A-Za-z_][A-Za-z0-9_-]*)|\[(\d+)\]/g)].map((m) =>
-    m[1] !== undefined ? m[1] : Number(m[2]),
-  );
-}
-
-/** `{ a: { b: value } }` for keys `a`, `b` (no array index: a subset cannot say "element 0 of any length"). */
-function nested(keys: (string | number)[], value: unknown): Json | undefined {
-  if (keys.some((key) => typeof key === 'number')) return undefined;
-  let out: unknown = value;
-  for (const key of [...keys].reverse()) out = { [key]: out };
-  return out as Json;
-}
-
-/** Deep merge of two JSON subsets (objects only), or `undefined` when they disagree. */
-function mergeSubsets(a: unknown, b: unknown): unknown {
-  if (a === undefined) return b;
-  if (isObject(a) && isObject(b)) {
-    const out: Json = { ...a };
-    for (const [key, value] of Object.entries(b)) {
-      const merged = Object.hasOwn(out, key) ? mergeSubsets(out[key], value) : value;
-      if (merged === undefined) return undefined;
-      out[key] = merged;
-    }
-    return out;
-  }
-  return JSON.stringify(a) === JSON.stringify(b) ? a : undefined;
-}
-
-/** The body subset one `matchesJsonPath` gives, or `undefined` when it cannot be expressed. */
-function jsonPathSubset(pattern: unknown): Json | undefined {
-  if (typeof pattern === 'string') {
-    const filter =
-      /^\$\[\?\(@\.([A-Za-z_][A-Za-z0-9_.-]*)\s*==\s*('([^'\\]*)'|"([^"\\]*)"|-?\d+(\.\d+)?|true|false|null)\)\]$/.exec(
-        pattern,
-      );
-    if (filter === null) return undefined;
-    const raw = filter[2] as string;
-    const value = filter[3] ?? filter[4] ?? JSON.parse(raw);
-    return nested((filter[1] as string).split('.'), value);
-  }
-  if (isObject(pattern) && typeof pattern.expression === 'string' && Object.keys(pattern).length === 2) {
-    const keys = jsonPathKeys(pattern.expression);
-    if (keys === undefined || typeof pattern.equalTo !== 'string') return undefined;
-    return nested(keys, pattern.equalTo);
-  }
-  return undefined;
-}
-
-/** A `matches` / `doesNotMatch` matcher as mockpoint's regex form, or why RE2 refuses it; `undefined` for other matchers. */
-function regexValue(matcher: Json): ValueMatcher | { refused: string } | undefined {
-  const keys = Object.keys(matcher);
-  if (keys.length !== 1) return undefined;
-  const key = keys[0] as string;
-  const source = matcher[key];
-  if ((key !== 'matches' && key !== 'doesNotMatch') || typeof source !== 'string') return undefined;
-  const regex = (key === 'matches' ? { matches: source } : { doesNotMatch: source }) as ValueMatcher;
-  const problem = valueMatcherProblem(regex);
-  return problem === undefined ? regex : { refused: `the ${key} ${JSON.stringify(source.slice(0, 200))}: ${problem}` };
-}
-
-/**
- * WireMock's value matcher as an exact value or a regex form; why it is
- * neither (the condition is then left out); or why RE2 refuses its pattern
- * (the mapping is then left out).
- */
-function exactValue(matcher: unknown): string | ValueMatcher | { refused: string } {
-  if (!isObject(matcher)) return { refused: 'not a matcher object' };
-  const keys = Object.keys(matcher).filter((key) => key !== 'caseInsensitive' || matcher[key] !== false);
-  if (keys.length === 1 && typeof matcher.equalTo === 'string') return matcher.equalTo;
-  const literal = literalValue(matcher, keys);
-  if (literal !== undefined) return checkedRegex(literal);
-  const regex = regexValue(matcher);
-  if (regex !== undefined) return regex;
-  const kind = Object.keys(matcher).join(', ').slice(0, 80);
-  return {
-    refused: `${kind}: no equivalent here (equalTo, equalTo with caseInsensitive, contains, matches and doesNotMatch are carried over); a route without it would answer requests WireMock refuses`,
-  };
-}
-
-/** `text` as a regular expression that matches exactly it (RE2's and Java's metacharacters escaped). */
-function quoteRegex(text: string): string {
-  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
-}
-
-/** `equalTo` with `caseInsensitive: true`, and `contains`, as the regex form; `undefined` for others. */
-function literalValue(matcher: Json, keys: string[]): ValueMatcher | undefined {
-  if (keys.length === 2 && typeof matcher.equalTo === 'string' && matcher.caseInsensitive === true) {
-    return { matches: `(?i)${quoteRegex(matcher.equalTo)}` };
-  }
-  if (keys.length === 1 && typeof matcher.contains === 'string') {
-    return { matches: `(?s).*${quoteRegex(matcher.contains)}.*` };
-  }
-  return undefined;
-}
-
-/** `regex` when the daemon saves it (a pattern at most 1024 characters), else why not. */
-function checkedRegex(regex: ValueMatcher): ValueMatcher | { refused: string } {
-  const problem = valueMatcherProblem(regex);
-  return problem === undefined ? regex : { refused: problem };
-}
-
 /** Scenario names and state values as mockpoint's (1-64 of A-Z a-z 0-9 _ -), one to one. */
 class StateNames {
   private readonly names = new Map<string, string>();
@@ -359,7 +256,7 @@ function routeOf(
   if (typeof response.proxyBaseUrl === 'string') {
     return `a proxy answer (proxyBaseUrl ${response.proxyBaseUrl.slice(0, 200)}): write a proxy route by hand, proxying is off unless the host is allowed (docs/files.md)`;
   }
-  const match = requestMatch(request);
+  const match = requestMatch(request, note);
   if (typeof match === 'string') return match;
   const answer = responseAnswer(mapping, response, options, note);
   if (typeof answer === 'string') return answer;
@@ -386,7 +283,7 @@ function routeOf(
 type Note = (what: string, why: string) => void;
 
 /** The filter of a mapping's `request`, or why the mapping is left out whole. */
-function requestMatch(request: Json): RequestFilter | string {
+function requestMatch(request: Json, note: Note): RequestFilter | string {
   const match: RequestFilter = {};
   if (typeof request.method === 'string' && request.method.toUpperCase() !== 'ANY') {
     match.method = request.method.toUpperCase();
@@ -420,16 +317,23 @@ function requestMatch(request: Json): RequestFilter | string {
   }
   if (isObject(request.queryParameters)) {
     for (const [key, matcher] of Object.entries(request.queryParameters)) {
-      const value = exactValue(matcher);
+      const value = exactValue(matcher, (count) =>
+        note(
+          `query parameter ${key.slice(0, 80)} hasExactly`,
+          `its ${count} values are taken in the order written; WireMock also takes them in another order`,
+        ),
+      );
       if (typeof value === 'object' && 'refused' in value) return `query parameter ${key}: ${value.refused}`;
       match.query = { ...match.query, [key]: value };
     }
   }
-  const headers: Record<string, string | ValueMatcher> = {};
+  const headers: Record<string, Exclude<ValueCondition, string[]>> = {};
   if (isObject(request.headers)) {
     for (const [name, matcher] of Object.entries(request.headers)) {
       const value = exactValue(matcher);
       if (typeof value === 'object' && 'refused' in value) return `header ${name.slice(0, 80)}: ${value.refused}`;
+      if (Array.isArray(value))
+        return `header ${name.slice(0, 80)}: hasExactly of several values has no equivalent here`;
       if (!isHeaderName(name)) return `header ${JSON.stringify(name.slice(0, 80))}: not a header name`;
       headers[name.toLowerCase()] = value;
     }
@@ -449,116 +353,6 @@ function requestMatch(request: Json): RequestFilter | string {
     if (refused !== undefined) return refused;
   }
   return match;
-}
-
-/**
- * WireMock's `cookies` (one cookie's value `equalTo` or `contains`) as a regex
- * over the whole `Cookie` header, or why it has none: several cookies, a
- * `Cookie` header condition beside them, or another matcher.
- */
-function cookieMatch(cookies: Json, header: string | ValueMatcher | undefined): ValueMatcher | string | undefined {
-  const names = Object.keys(cookies);
-  if (names.length === 0) return undefined;
-  if (names.length > 1 || header !== undefined) {
-    return 'cookies: more than one cookie condition (or one beside a Cookie header condition) is not one header regex';
-  }
-  const name = names[0] as string;
-  const matcher = cookies[name];
-  const shown = `cookie ${JSON.stringify(name.slice(0, 80))}`;
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return `${shown}: not a cookie name`;
-  if (!isObject(matcher)) return `${shown}: not a matcher object`;
-  const keys = Object.keys(matcher).filter((key) => key !== 'caseInsensitive' || matcher[key] !== false);
-  const { equalTo, contains } = matcher;
-  let value: string | undefined;
-  if (keys.length === 1 && typeof equalTo === 'string' && !equalTo.includes(';')) value = quoteRegex(equalTo);
-  else if (keys.length === 1 && typeof contains === 'string' && !contains.includes(';'))
-    value = `[^;]*${quoteRegex(contains)}[^;]*`;
-  if (value === undefined) {
-    return `${shown}: ${Object.keys(matcher).join(', ').slice(0, 80)} has no equivalent here (equalTo and contains are carried over, as a regex over the Cookie header)`;
-  }
-  const regex = checkedRegex({ matches: `(?:.*;\\s*)?${quoteRegex(name)}=${value}(?:;.*)?` });
-  return 'refused' in regex ? `${shown}: ${regex.refused}` : regex;
-}
-
-/** The `bodyPatterns` as the filter's body (one JSON subset or exact text) and regular expressions; why refused, if so. */
-function addBodyPatterns(match: RequestFilter, patterns: unknown[]): string | undefined {
-  let body: unknown;
-  const regexes: ValueMatcher[] = [];
-  for (const pattern of patterns) {
-    if (!isObject(pattern)) return 'bodyPatterns: a pattern is not a matcher object';
-    const kind = (Object.keys(pattern)[0] ?? '').slice(0, 40);
-    const one = bodyPattern(pattern);
-    if (typeof one === 'string') return `bodyPatterns ${kind}: ${one}`;
-    if ('regex' in one) {
-      regexes.push(one.regex);
-      continue;
-    }
-    const merged = body === undefined ? one.body : mergeSubsets(body, one.body);
-    if (merged === undefined || typeof body === 'string' || (body !== undefined && typeof one.body === 'string')) {
-      return `bodyPatterns ${kind}: it and another body pattern cannot be one JSON subset or one exact body`;
-    }
-    body = merged;
-  }
-  if (regexes.length > 16) return 'bodyPatterns: more than 16 regular expressions';
-  if (body !== undefined) match.body = body;
-  if (regexes.length > 0) match.bodyPatterns = regexes;
-  return undefined;
-}
-
-/** Whether `value` holds an array (at any depth). */
-function holdsArray(value: unknown): boolean {
-  if (Array.isArray(value)) return true;
-  return isObject(value) && Object.values(value).some(holdsArray);
-}
-
-/** Whether `value` holds an object (at any depth, itself included). */
-function holdsObject(value: unknown): boolean {
-  if (isObject(value)) return true;
-  return Array.isArray(value) && value.some(holdsObject);
-}
-
-/** One `equalToJson` as the filter's JSON subset, or why it has no equivalent. */
-function jsonBodyPattern(pattern: Json): { body: unknown } | string {
-  const extra = Object.keys(pattern).find(
-    (key) => !['equalToJson', 'ignoreExtraElements', 'ignoreArrayOrder'].includes(key),
-  );
-  if (extra !== undefined) return `${extra.slice(0, 40)} has no equivalent here`;
-  let value: unknown = pattern.equalToJson;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return 'its JSON does not parse';
-    }
-  }
-  if (pattern.ignoreArrayOrder === true && holdsArray(value)) {
-    return 'ignoreArrayOrder: arrays are compared in order here, so a body WireMock matches would be refused';
-  }
-  if (pattern.ignoreExtraElements !== true && (holdsObject(value) || typeof value === 'string')) {
-    return 'without ignoreExtraElements it is whole-body equality, and the body filter here is a JSON subset (a body with more fields would match)';
-  }
-  // With ignoreExtraElements: a JSON subset (WireMock also takes longer arrays; here they must be as long).
-  return { body: value };
-}
-
-/** One body pattern as a regex or a JSON subset / exact body, or why it has no equivalent. */
-function bodyPattern(pattern: Json): { regex: ValueMatcher } | { body: unknown } | string {
-  const regex = regexValue(pattern);
-  if (regex !== undefined) return 'refused' in regex ? regex.refused : { regex };
-  const keys = Object.keys(pattern).filter((key) => key !== 'caseInsensitive' || pattern[key] !== false);
-  if (keys.length === 1 && typeof pattern.equalTo === 'string') return { body: pattern.equalTo };
-  const literal = literalValue(pattern, keys);
-  if (literal !== undefined) {
-    const checked = checkedRegex(literal);
-    return 'refused' in checked ? checked.refused : { regex: checked };
-  }
-  if (Object.hasOwn(pattern, 'equalToJson')) return jsonBodyPattern(pattern);
-  if (Object.hasOwn(pattern, 'matchesJsonPath')) {
-    const subset = jsonPathSubset(pattern.matchesJsonPath);
-    if (subset !== undefined) return { body: subset };
-    return `${JSON.stringify(pattern.matchesJsonPath).slice(0, 120)}: only $.a.b with equalTo, or $[?(@.a == value)], is a JSON subset here (a path's presence alone is not)`;
-  }
-  return 'no equivalent here (exact text, contains, a JSON subset, a regular expression are carried over)';
 }
 
 /** The answer of a mapping's `response`, or why the mapping is left out whole. */

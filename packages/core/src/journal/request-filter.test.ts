@@ -178,3 +178,42 @@ describe('the grpc field', () => {
     expect(firstMismatch(unread, { grpc: { message: {} } }, { explain: true })).toBe('grpc message was not read');
   });
 });
+
+describe('WireMock-equal conditions: bodyEquals, bodyJsonPaths, absent', () => {
+  const json = (body: string) => entry({ body, json: JSON.parse(body) });
+
+  it('bodyEquals: the same members in any order and no others, arrays in order, numbers by value', () => {
+    const filter = { bodyEquals: { a: 1, b: [1, 2], c: { d: null } } };
+    expect(matchesRequest(json('{"c":{"d":null},"b":[1,2],"a":1}'), filter)).toBe(true);
+    expect(matchesRequest(json('{"a":1.0,"b":[1,2],"c":{"d":null}}'), filter)).toBe(true);
+    expect(matchesRequest(json('{"a":1,"b":[2,1],"c":{"d":null}}'), filter)).toBe(false);
+    expect(matchesRequest(json('{"a":"1","b":[1,2],"c":{"d":null}}'), filter)).toBe(false);
+    expect(firstMismatch(json('{"a":1,"b":[1,2],"c":{}}'), filter, { explain: true })).toBe('body.c.d missing');
+    expect(firstMismatch(json('{"a":1,"b":[1,2],"c":{"d":null},"e":1}'), filter, { explain: true })).toBe(
+      "body.e is not in the route's JSON (it wants it exactly)",
+    );
+    expect(firstMismatch(entry({ body: 'x' }), filter, { explain: true })).toBe('body is not JSON');
+    expect(matchesRequest(json('null'), { bodyEquals: null })).toBe(true);
+    expect(matchesRequest(entry({ body: '' }), { bodyEquals: null })).toBe(false);
+  });
+
+  it('bodyJsonPaths: each must select something', () => {
+    const filter = { bodyJsonPaths: ['$.items[0].id', '$[?(@.total > 10)]'] };
+    expect(matchesRequest(json('{"items":[{"id":7}],"total":11}'), filter)).toBe(true);
+    expect(firstMismatch(json('{"items":[{"id":7}],"total":10}'), filter, { explain: true })).toBe(
+      'body has nothing at "$[?(@.total > 10)]"',
+    );
+    expect(matchesRequest(json('{"items":[],"total":11}'), filter)).toBe(false);
+  });
+
+  it('absent: a header or query parameter that is not sent; an empty value is sent', () => {
+    const filter = { headers: { 'X-Debug': { absent: true as const } }, query: { d: { absent: true as const } } };
+    expect(matchesRequest(entry(), filter)).toBe(true);
+    expect(firstMismatch(entry({ headers: { 'x-debug': '' } }), filter, { explain: true })).toBe(
+      'header x-debug is "", route wants it absent',
+    );
+    expect(firstMismatch(entry({ query: { d: '' } }), filter, { explain: true })).toBe(
+      'query d is "", route wants it absent',
+    );
+  });
+});

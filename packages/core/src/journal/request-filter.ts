@@ -14,6 +14,8 @@ import type { GrpcFilter } from '../api/grpc-json.js';
 import type { JournalEntry, RequestFilter } from '../api/journal-json.js';
 import type { McpFilter } from '../api/mcp-json.js';
 import { type States, stateOf, statesOf } from '../api/state-json.js';
+import { jsonDifference, jsonEqual } from '../pattern/json-equal.js';
+import { jsonPathSelects } from '../pattern/json-path.js';
 import {
   decodeSegment,
   explainPathMismatch,
@@ -22,7 +24,14 @@ import {
   parsePathPattern,
   splitPath,
 } from '../pattern/path-pattern.js';
-import { isValueMatcher, type ValueMatcher, valueGroups, valueMatches } from '../pattern/value-pattern.js';
+import {
+  type AbsentMatcher,
+  isAbsentMatcher,
+  isValueMatcher,
+  type ValueMatcher,
+  valueGroups,
+  valueMatches,
+} from '../pattern/value-pattern.js';
 import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 
 /** What the filter looks at in a request; a {@link JournalEntry} is one. */
@@ -214,7 +223,7 @@ const NO = 'no';
 
 /**
  * The one matcher: the first field of `filter` that `subject` does not match, in
- * the order method, signature, state, path, query, headers, graphql, mcp, grpc, body (`method is GET, route wants
+ * the order method, signature, state, path, query, headers, graphql, mcp, grpc, body fields (`method is GET, route wants
  * POST`, `header x-api-key missing`, `body.amount is 5, route wants 10`), or
  * `undefined` when every given field matches. Without `explain` the string is
  * a constant (nothing is formatted).
@@ -274,7 +283,11 @@ export function firstMismatch(
   if (filter.query !== undefined) {
     for (const key of Object.keys(filter.query)) {
       const actual = Object.hasOwn(subject.query, key) ? subject.query[key] : undefined;
-      const expected = filter.query[key] as string | string[] | ValueMatcher;
+      const expected = filter.query[key] as string | string[] | ValueMatcher | AbsentMatcher;
+      if (isAbsentMatcher(expected)) {
+        if (actual === undefined) continue;
+        return explain ? `query ${key} is ${shown(actual)}, route wants it absent` : NO;
+      }
       if (isValueMatcher(expected)) {
         const first = Array.isArray(actual) ? actual[0] : actual;
         if (valueMatches(expected, first)) continue;
@@ -295,7 +308,11 @@ export function firstMismatch(
     for (const name of Object.keys(filter.headers)) {
       const lower = name.toLowerCase();
       const actual = Object.hasOwn(subject.headers, lower) ? subject.headers[lower] : undefined;
-      const expected = filter.headers[name] as string | ValueMatcher;
+      const expected = filter.headers[name] as string | ValueMatcher | AbsentMatcher;
+      if (isAbsentMatcher(expected)) {
+        if (actual === undefined) continue;
+        return explain ? `header ${lower} is ${shown(actual)}, route wants it absent` : NO;
+      }
       if (isValueMatcher(expected)) {
         if (valueMatches(expected, actual)) continue;
         if (!explain) return NO;
@@ -334,6 +351,10 @@ export function firstMismatch(
       }
     }
   }
+  if (Object.hasOwn(filter, 'bodyEquals') || filter.bodyJsonPaths !== undefined) {
+    const miss = jsonBodyMismatch(subject, filter, explain);
+    if (miss !== undefined) return miss;
+  }
   if (Object.hasOwn(filter, 'body')) {
     const raw = typeof filter.body === 'string' && subject.body === filter.body && !subject.bodyTruncated;
     if (raw) return undefined;
@@ -346,6 +367,31 @@ export function firstMismatch(
     if (json === NOT_JSON) return explain ? 'body is not JSON' : NO;
     if (!explain) return isJsonSubset(filter.body, json) ? undefined : NO;
     return bodyMismatch(filter.body, json, 'body');
+  }
+  return undefined;
+}
+
+/**
+ * `bodyEquals` (the JSON body equals it exactly) and `bodyJsonPaths` (each selects something in the
+ * JSON body): a body that is not JSON, or not all read, matches neither.
+ */
+function jsonBodyMismatch(subject: FilterSubject, filter: RequestFilter, explain: boolean): string | undefined {
+  const json = 'json' in subject ? subject.json : NOT_JSON;
+  if (json === NOT_JSON) {
+    if (!explain) return NO;
+    return subject.bodyTruncated
+      ? `body is longer than ${subject.bodyLimit ?? `the ${JOURNAL_BODY_LIMIT} bytes the journal keeps of it`}, so it is not compared`
+      : 'body is not JSON';
+  }
+  if (Object.hasOwn(filter, 'bodyEquals')) {
+    if (!explain && !jsonEqual(filter.bodyEquals, json)) return NO;
+    if (explain) {
+      const miss = jsonDifference(filter.bodyEquals, json, 'body');
+      if (miss !== undefined) return miss;
+    }
+  }
+  for (const expression of filter.bodyJsonPaths ?? []) {
+    if (!jsonPathSelects(expression, json)) return explain ? `body has nothing at ${shown(expression)}` : NO;
   }
   return undefined;
 }

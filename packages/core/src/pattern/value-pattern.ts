@@ -229,3 +229,18 @@ export function valueMatches(matcher: ValueMatcher, value: string | undefined): 
   if (typeof compiled === 'string') return false;
   return compiled.matches(value) !== negated;
 }
+
+/** A header or query parameter that must not be sent at all (WireMock's `absent`): `{ "absent": true }`. */
+export interface AbsentMatcher {
+  absent: true;
+}
+
+/** Whether `value` is `{ absent: true }`. */
+export function isAbsentMatcher(value: unknown): value is AbsentMatcher {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { absent?: unknown }).absent === true &&
+    Object.keys(value).length === 1
+  );
+}

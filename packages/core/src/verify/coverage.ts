@@ -22,6 +22,8 @@ const OTHER_FIELDS = [
   'headers',
   'body',
   'bodyPatterns',
+  'bodyEquals',
+  'bodyJsonPaths',
   'signature',
   'state',
   'websocket',

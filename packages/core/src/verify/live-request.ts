@@ -151,7 +151,11 @@ export function fromRoute(route: Route): ExampleRequest | { why: string } {
   for (const [name, value] of Object.entries(match.headers ?? {}))
     if (typeof value === 'string') headers.push([name, value]);
   let body: Uint8Array | null = null;
-  if (match.body !== undefined) {
+  if (match.bodyEquals !== undefined) {
+    // The whole JSON body the route wants (any `body` subset of it included).
+    body = new TextEncoder().encode(JSON.stringify(match.bodyEquals));
+    headers.push(['content-type', 'application/json']);
+  } else if (match.body !== undefined) {
     const json = typeof match.body !== 'string';
     body = new TextEncoder().encode(json ? JSON.stringify(match.body) : (match.body as string));
     if (json) headers.push(['content-type', 'application/json']);

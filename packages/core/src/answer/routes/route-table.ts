@@ -168,6 +168,8 @@ export class RouteTable {
         route.validator?.readsBody === true ||
         (route.route.match !== undefined && Object.hasOwn(route.route.match, 'body')) ||
         route.route.match?.bodyPatterns !== undefined ||
+        (route.route.match !== undefined && Object.hasOwn(route.route.match, 'bodyEquals')) ||
+        route.route.match?.bodyJsonPaths !== undefined ||
         route.route.match?.graphql !== undefined ||
         route.route.match?.mcp !== undefined ||
         readsBodyTemplate(route.route.answer),

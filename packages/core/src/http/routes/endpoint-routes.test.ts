@@ -114,6 +114,8 @@ describe('/api/endpoints/{name}/routes', () => {
       1,
     ],
     [{ routes: [{ match: { method: 5 }, answer: {} }] }, 'INVALID_MATCH', 0],
+    [{ routes: [{ match: { bodyJsonPaths: ['$..id'] }, answer: {} }] }, 'INVALID_MATCH', 0],
+    [{ routes: [{ match: { bodyJsonPaths: [`$${'.a'.repeat(17)}`] }, answer: {} }] }, 'INVALID_MATCH', 0],
     [{ routes: [{ match: {} }] }, 'INVALID_ROUTE', 0],
     [{ routes: [1] }, 'INVALID_ROUTE', 0],
   ])('refuses %j with %s at index %i, and applies nothing', async (body, code, index) => {
