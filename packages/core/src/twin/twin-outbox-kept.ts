@@ -63,6 +63,9 @@ export function keptChanges(collections: Collections): KeptChange[] {
   return (collections.get(OUTBOX) ?? []).map((item) => item.value as unknown as KeptChange);
 }
 
+/** How long a removal waits for more to write with it. */
+const GATHER_MS = 25;
+
 /**
  * Removes handed-off entries, off the request path: the ids released while a
  * removal is written go in the next one, so a busy twin writes one removal per
@@ -104,6 +107,9 @@ export class OutboxRelease {
 
   async #write(name: string): Promise<void> {
     this.#writing.add(name);
+    // A short wait gathers the ids of the changes handed off meanwhile: a twin taking one change after
+    // another writes one removal for several, not one between each two of its changes.
+    await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     for (let due = this.#due.get(name); due !== undefined; due = this.#due.get(name)) {
       this.#due.delete(name);
       const ids = due;
