@@ -78,8 +78,10 @@ export function releaseHeld(app: MockpointApp): void {
 
 /** The served app over `listener`: the one close every runtime has. */
 export function servedApp(app: MockpointApp, host: string, listener: Listener): RuntimeServedApp {
-  // Serving starts the sender: deliveries left pending by an earlier run (a durable store) go on.
+  // Serving starts the sender: deliveries left pending by an earlier run (a durable store) go on,
+  // and so do the twins' webhooks it kept and never handed to the sender (#71 M4).
   app.mockpoint.deliveries.start();
+  void app.mockpoint.twins.resume();
   app.mockpoint.namespaces?.serve();
   let closing: Promise<void> | undefined;
   const close = ({ graceMs = 0 }: CloseOptions = {}): Promise<void> => {

@@ -270,7 +270,10 @@ export class NamespaceTable {
   /** Serving has started: deliveries of every namespace (made now or later) are sent. */
   serve(): void {
     this.#serving = true;
-    for (const live of this.#live.values()) live.app.mockpoint.deliveries.start();
+    for (const live of this.#live.values()) {
+      live.app.mockpoint.deliveries.start();
+      void live.app.mockpoint.twins.resume();
+    }
     // A namespace another run (or replica) made may be idle past its ttlMs already.
     this.#startSweeping();
   }
@@ -329,7 +332,10 @@ export class NamespaceTable {
       await backend.close();
       throw error;
     }
-    if (this.#serving) app.mockpoint.deliveries.start();
+    if (this.#serving) {
+      app.mockpoint.deliveries.start();
+      void app.mockpoint.twins.resume();
+    }
     const now = this.#now();
     const live: Live = { entry, app, backend, hits: 1, usedAt: now, writtenAt: entry.usedAt, adapters: new Map() };
     this.#live.set(name, live);

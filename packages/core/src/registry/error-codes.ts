@@ -509,6 +509,10 @@ export const ERRORS = {
     when: "1000 deliveries are pending already (a twin's webhooks: 500, their share, so the rest stays the user's; [twins.md](twins.md#webhooks-after-the-answer))",
     fix: 'wait for some to finish, or cancel them (`DELETE /api/deliveries/{id}`)',
   },
+  TWIN_EVENT_GONE: {
+    when: "a twin's webhook delivery a daemon killed meanwhile never handed to the delivery engine, whose event left the twin's events before the restart could (the newest 10000 are kept; a reset or delete empties them): counted as refused at `GET /api/endpoints/{name}/twin` ([twins.md](twins.md#webhooks-after-the-answer))",
+    fix: 'send the event again (`mockpoint trigger`); stop the daemon with SIGTERM, which hands every delivery off first',
+  },
   TOO_MANY_TIMERS: {
     when: 'a route or queued answer with a timed `setState` (`{ "after": "30s", "to": … }`) answered while 10000 timed state moves wait already in this namespace of the process ([clock.md](clock.md))',
     fix: 'advance the clock past them (`PUT /api/clock`), reset the endpoints (`POST /api/reset`), or move the state with fewer requests',

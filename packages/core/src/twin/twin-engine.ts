@@ -33,7 +33,8 @@ import type {
 import { IdempotencyKeys, rolling } from './twin-idempotency.js';
 import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
-import type { DeliveryMembers } from './twin-outbox.js';
+import type { DeliveryMembers, Handed } from './twin-outbox.js';
+import { type KeptChange, type KeptEvent, keepChange, keptChanges } from './twin-outbox-kept.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import { counted, counts, keyFieldOf, type Related, sharing, withMembers } from './twin-related.js';
 import { keyed, stamped, withErrorMembers } from './twin-request-ids.js';
@@ -101,9 +102,10 @@ export interface TwinParts {
   deliver?: (members: ReadonlyMap<string, string>) => Promise<unknown>;
   /**
    * Leaves the deliveries of a change's events to the subscribers for after the answer
-   * (twin-outbox.ts: handed to the delivery engine in order, a refusal counted). @default events kept, none sent
+   * (twin-outbox.ts: handed to the delivery engine in order, a refusal counted), with the id of
+   * the `_outbox` entry that keeps them until then (twin-outbox-kept.ts). @default events kept, none sent
    */
-  handOff?: (deliveries: readonly DeliveryMembers[]) => Promise<void>;
+  handOff?: (deliveries: readonly Handed[], kept: string) => Promise<void>;
   /**
    * The delivery engine's own check of a receiver's URL (webhook/delivery-target.ts), throwing
    * its refusal: a webhook endpoint the twin could never send to is refused when it is made or
@@ -183,6 +185,48 @@ export class TwinEngine {
     const events = this.#parts.flows?.events;
     if (this.#parts.deliver === undefined || events === undefined) return undefined;
     return this.#parts.deliver(deliveryMembers(target, JSON.stringify(event), events.scheme, events.headers?.(type)));
+  }
+
+  /**
+   * Hands off, in order, the deliveries a process before this one kept in the twin's
+   * `_outbox` and never handed off (it was killed first): each event's text read again from
+   * the events collection, one gone from there since counted as refused (`TWIN_EVENT_GONE`).
+   * Runs in the twin's turn, so a change after it queues its deliveries behind these.
+   */
+  resume(): Promise<void> {
+    const handOff = this.#parts.handOff;
+    const events = this.#parts.flows?.events;
+    if (handOff === undefined || events === undefined) return Promise.resolve();
+    const run = async () => {
+      const read = await this.#parts.collections.get(this.#parts.name);
+      const changes = keptChanges(read);
+      if (changes.length === 0) return;
+      const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
+      const texts = new Map<string, string>();
+      for (const item of (kept === undefined ? undefined : read.get(kept.key)) ?? []) {
+        const stored = item.value as unknown as Stored;
+        texts.set(stored.id, JSON.stringify(stored.object));
+      }
+      for (const change of changes) {
+        const deliveries: Handed[] = [];
+        for (const event of change.events) {
+          const data = event.data ?? texts.get(event.id);
+          for (const target of event.to) {
+            deliveries.push(
+              data === undefined
+                ? new MockpointError(
+                    'TWIN_EVENT_GONE',
+                    `event ${event.id} (${event.type}) left the twin's events (the newest ${MAX_OBJECTS} are kept; a reset or delete empties them) before the daemon, stopped meanwhile, handed its delivery to ${String(target.url)} to the delivery engine; it is not sent. Send it again with \`mockpoint trigger\`, or stop the daemon gracefully (SIGTERM), which hands everything off first`,
+                  )
+                : deliveryMembers(target, data, events.scheme, events.headers?.(event.type)),
+            );
+          }
+        }
+        await handOff(deliveries, change.id);
+      }
+    };
+    const inTurn = this.#parts.inTurn;
+    return inTurn === undefined ? run() : inTurn(run);
   }
 
   /**
@@ -898,8 +942,10 @@ export class TwinEngine {
         : ((await this.#stored(hooks)) ?? []).filter(
             (item) => !item.deleted && (item.scope === '' || item.scope === scope),
           );
-    // The deliveries of the change's events, left for after the answer (twin-outbox.ts), in order.
+    // The deliveries of the change's events, left for after the answer (twin-outbox.ts), in order,
+    // and what keeps them until they are handed off: the events' ids and their receivers.
     const deliveries: DeliveryMembers[] = [];
+    const keeping: KeptEvent[] = [];
     for (const type of types) {
       const event = events.event(type, change.object, this.#tools, change);
       const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
@@ -913,14 +959,21 @@ export class TwinEngine {
       }
       if (this.#parts.handOff !== undefined && targets.length > 0) {
         const data = JSON.stringify(event);
-        for (const endpoint of targets) {
-          const target = events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
-          deliveries.push(deliveryMembers(target, data, events.scheme, events.headers?.(type)));
-        }
+        const to = targets.map(
+          (endpoint) => events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret },
+        );
+        for (const target of to) deliveries.push(deliveryMembers(target, data, events.scheme, events.headers?.(type)));
+        // An event the twin keeps is referred to by its id; one it keeps nowhere (GitHub's) is kept whole.
+        keeping.push({ id: String(event.id), type, to, ...(kept === undefined ? { data } : {}) });
       }
       heard?.(type, event);
     }
-    await this.#parts.handOff?.(deliveries);
+    const handOff = this.#parts.handOff;
+    if (handOff === undefined || keeping.length === 0) return;
+    // Kept before the answer: a daemon killed before the hand-off makes it after its restart.
+    const entry: KeptChange = { id: crypto.randomUUID(), events: keeping };
+    await keepChange(this.#parts.collections, this.#parts.name, entry, this.#parts.limits);
+    await handOff(deliveries, entry.id);
   }
 
   /** The scope `values` give a collection's items (`octo/app` for a repository's hooks). */

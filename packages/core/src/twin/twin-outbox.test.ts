@@ -78,4 +78,26 @@ describe('TwinOutbox', () => {
     });
     expect(outbox.status('other')).toEqual({ waiting: 0, handed: 0, refused: 0 });
   });
+
+  it("runs a change's done once its deliveries are handed off, and counts a kept refusal in order", async () => {
+    const engine = gatedEngine();
+    const outbox = new TwinOutbox({ deliver: engine.deliver });
+    const done: string[] = [];
+    const gone = new MockpointError('TWIN_EVENT_GONE', 'event evt_1 left the events');
+    await outbox.push('stripe', [one(1), gone, one(2)], () => done.push('a'));
+    await outbox.push('stripe', [], () => done.push('empty'));
+    await outbox.push('stripe', numbers(3, 1), () => done.push('b'));
+    // A change with nothing to hand off is done at once; the others not before their last hand-off.
+    expect(done).toEqual(['empty']);
+    const drained = outbox.drain();
+    await engine.release();
+    await drained;
+    expect(done).toEqual(['empty', 'a', 'b']);
+    expect(engine.handed).toEqual(['1', '2', '3']);
+    expect(outbox.status('stripe')).toMatchObject({
+      handed: 3,
+      refused: 1,
+      lastRefusal: { code: 'TWIN_EVENT_GONE', message: 'event evt_1 left the events' },
+    });
+  });
 });

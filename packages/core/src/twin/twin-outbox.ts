@@ -8,9 +8,11 @@
  * refuses (a twin's share of the pending deliveries full, a host not allowed)
  * is counted and its refusal kept for `GET /api/endpoints/{name}/twin`.
  *
- * What waits here lives in the process: a daemon killed before handing it off
- * loses those deliveries (their events stay listed); a graceful stop hands
- * everything off first ({@link TwinOutbox.drain}).
+ * The queue lives in the process, but what it holds is kept in the twin's
+ * `_outbox` collection too (twin-outbox-kept.ts), written before the change
+ * answers: a change's `done` runs once all its deliveries are handed off (and
+ * removes its entry), and a daemon killed before that hands them off after
+ * its restart. A graceful stop hands everything off first ({@link TwinOutbox.drain}).
  *
  * @module
  */
@@ -18,6 +20,15 @@ import { MockpointError } from '../registry/errors.js';
 
 /** One delivery: `POST /api/deliveries`'s members as JSON texts. */
 export type DeliveryMembers = ReadonlyMap<string, string>;
+
+/** A delivery to hand off, or the refusal it is counted as (its event gone before it could be). */
+export type Handed = DeliveryMembers | MockpointError;
+
+/** One item of a queue: a delivery, and what runs once it and those before it are handed off. */
+interface QueueItem {
+  delivery: Handed;
+  done?: () => void;
+}
 
 /** What a twin's webhooks did in this process, for `GET …/twin`. */
 export interface TwinWebhooks {
@@ -42,7 +53,7 @@ export interface TwinOutboxOptions {
 /** One twin's queue and counts. */
 interface Queue extends Omit<TwinWebhooks, 'waiting'> {
   /** Not handed off yet (besides the one being handed off while `running`). */
-  items: DeliveryMembers[];
+  items: QueueItem[];
   /** Wakes the changes waiting for room. */
   room: (() => void)[];
   running: boolean;
@@ -71,16 +82,21 @@ export class TwinOutbox {
 
   /**
    * Queues the deliveries of one change of `name`'s twin, in order, behind those queued before;
-   * resolves once they are queued (after waiting for room when the queue is full).
+   * resolves once they are queued (after waiting for room when the queue is full). `done` runs
+   * once they are all handed off (or refused).
    */
-  async push(name: string, deliveries: readonly DeliveryMembers[]): Promise<void> {
-    if (deliveries.length === 0) return;
+  async push(name: string, deliveries: readonly Handed[], done?: () => void): Promise<void> {
+    if (deliveries.length === 0) {
+      done?.();
+      return;
+    }
     const queue = this.#queue(name);
     // A change larger than the bound waits for an empty queue, then goes in whole.
     while (queue.items.length > 0 && queue.items.length + deliveries.length > this.#most) {
       await new Promise<void>((resolve) => queue.room.push(resolve));
     }
-    queue.items.push(...deliveries);
+    const last = deliveries.length - 1;
+    queue.items.push(...deliveries.map((delivery, i) => (i === last && done ? { delivery, done } : { delivery })));
     if (!queue.running) void this.#run(queue);
   }
 
@@ -117,7 +133,8 @@ export class TwinOutbox {
     let next = queue.items.shift();
     while (next !== undefined) {
       try {
-        await this.#deliver(next);
+        if (next.delivery instanceof MockpointError) throw next.delivery;
+        await this.#deliver(next.delivery);
         queue.handed++;
       } catch (error) {
         queue.refused++;
@@ -127,6 +144,7 @@ export class TwinOutbox {
           at: new Date().toISOString(),
         };
       }
+      next.done?.();
       for (const wake of queue.room.splice(0)) wake();
       next = queue.items.shift();
     }

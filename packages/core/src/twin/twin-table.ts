@@ -17,6 +17,7 @@ import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
 import { TwinModel } from './twin-model.js';
 import { TwinOutbox, type TwinWebhooks } from './twin-outbox.js';
+import { OUTBOX, OutboxRelease } from './twin-outbox-kept.js';
 import { checkProfile, type TwinProfile } from './twin-profile.js';
 import type { TwinSetting } from './twin-setting.js';
 
@@ -151,6 +152,10 @@ export class TwinTable {
   readonly #deliver: TwinTableOptions['deliver'];
   /** The twins' deliveries on their way to the delivery engine, after the answers (#71 M4). */
   readonly #outbox: TwinOutbox | undefined;
+  /** Removes the `_outbox` entries of the changes handed off. */
+  readonly #release: OutboxRelease;
+  /** The names whose kept outbox this process has resumed (once each: what it queues since is its own). */
+  readonly #resumed = new Set<string>();
   readonly #limits: CollectionLimits | undefined;
   readonly #checkTarget: TwinTableOptions['checkTarget'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
@@ -168,8 +173,12 @@ export class TwinTable {
     this.#maxAnswerBytes = options.maxAnswerBytes;
     this.#deliver = options.deliver;
     const deliver = options.deliver;
+    // Bounded below the collection limit, so that the `_outbox` entries (one a change, each with a
+    // delivery or more, and the one change waiting for room) always fit in it.
+    const most = Math.max(1, Math.min(2000, (options.limits?.maxCollectionItems ?? 2001) - 1));
     this.#outbox =
-      deliver === undefined ? undefined : new TwinOutbox({ deliver: (members) => deliver(members, 'twin') });
+      deliver === undefined ? undefined : new TwinOutbox({ deliver: (members) => deliver(members, 'twin'), most });
+    this.#release = new OutboxRelease(options.collections);
     this.#limits = options.limits;
     this.#checkTarget = options.checkTarget;
     this.#shared = options.turns;
@@ -186,14 +195,37 @@ export class TwinTable {
     return this.#outbox?.status(name) ?? { waiting: 0, handed: 0, refused: 0 };
   }
 
-  /** Whether a twin's deliveries wait to be handed to the delivery engine. */
+  /** Whether a twin's deliveries wait to be handed to the delivery engine (or their `_outbox` entries to go). */
   get busy(): boolean {
-    return this.#outbox?.busy ?? false;
+    return (this.#outbox?.busy ?? false) || this.#release.busy;
   }
 
-  /** Resolves once every twin's waiting deliveries are handed to the delivery engine (before it closes). */
-  drain(): Promise<void> {
-    return this.#outbox?.drain() ?? Promise.resolve();
+  /**
+   * Resolves once every twin's waiting deliveries are handed to the delivery engine (before it
+   * closes) and their `_outbox` entries removed, so that a graceful restart hands none again.
+   */
+  async drain(): Promise<void> {
+    await this.#outbox?.drain();
+    await this.#release.settled();
+  }
+
+  /**
+   * Makes the engine of every twin whose `_outbox` holds deliveries an earlier process never
+   * handed off (it was killed first), which hands them off (#71 M4): called when the app starts
+   * serving. On a store shared by replicas a twin's are resumed on its first use here instead
+   * (a replica starting must not hand again, at once, what the others are handing off). Never
+   * rejects: a twin it could not read is resumed on its first use.
+   */
+  async resume(): Promise<void> {
+    if (this.#outbox === undefined || this.#collections.kind === 'redis') return;
+    try {
+      for (const name of await this.#collections.names()) {
+        const waiting = (await this.#collections.get(name)).get(OUTBOX)?.length ?? 0;
+        if (waiting > 0) await this.engine(name).catch(() => null);
+      }
+    } catch {
+      // Resumed on first use.
+    }
   }
 
   /** The engine of `name` (`null`: it has no twin), made once. */
@@ -247,7 +279,7 @@ export class TwinTable {
     const { model, checked: profile } = await buildTwin(setting, this.#catalog);
     const deliver = this.#deliver;
     const outbox = this.#outbox;
-    return new TwinEngine({
+    const engine = new TwinEngine({
       name,
       model,
       profile,
@@ -261,8 +293,17 @@ export class TwinTable {
       ...(this.#maxAnswerBytes === undefined ? {} : { maxAnswerBytes: this.#maxAnswerBytes }),
       ...(this.#limits === undefined ? {} : { limits: this.#limits }),
       ...(deliver === undefined ? {} : { deliver: (members) => deliver(members, 'api') }),
-      ...(outbox === undefined ? {} : { handOff: (deliveries) => outbox.push(name, deliveries) }),
+      ...(outbox === undefined
+        ? {}
+        : { handOff: (deliveries, kept) => outbox.push(name, deliveries, () => this.#release.release(name, kept)) }),
       ...(this.#checkTarget === undefined ? {} : { checkTarget: this.#checkTarget }),
     });
+    // What an earlier process kept and never handed off goes first: taken in the twin's turn now,
+    // before any request has the engine, so every change of this process queues behind it.
+    if (outbox !== undefined && !this.#resumed.has(name)) {
+      this.#resumed.add(name);
+      void engine.resume().catch(() => this.#resumed.delete(name));
+    }
+    return engine;
   }
 }
