@@ -56,6 +56,7 @@ export const QUIET_PROBES = [
   'packages/server/test/twin-bounds.test.ts',
   'packages/server/test/twin-document.test.ts',
   'packages/server/test/twin-stripe-bounds.test.ts',
+  'packages/server/test/twin-write-flood.test.ts',
   'packages/server/test/verify-responsive.test.ts',
   'packages/server/test/websocket-limits.test.ts',
 ];

@@ -134,6 +134,28 @@ export function hookLimit(
   );
 }
 
+/**
+ * GitHub's refusal of a hook whose `config.url` its deliveries could never reach (a scheme but
+ * http(s), a private or metadata address), when the hook is made or changed: `422 Validation Failed`.
+ */
+export function hookUrlRefused(reason: string): FlowError {
+  return validationFailed('custom', [
+    { resource: 'Hook', code: 'custom', field: 'url', message: `url is not supported: ${reason.slice(0, 300)}` },
+  ]);
+}
+
+/**
+ * A hook's `events` after an update: `add_events` added and `remove_events` removed (GitHub's
+ * `PATCH …/hooks/{hook_id}`), after `events` when it was sent (which replaces them).
+ */
+export function hookEventsEdited(hook: Record<string, unknown>, sent: Record<string, unknown>): void {
+  const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+  if (!Array.isArray(sent.add_events) && !Array.isArray(sent.remove_events)) return;
+  const removed = new Set(list(sent.remove_events));
+  const events = [...new Set([...hookEvents(hook), ...list(sent.add_events)])].filter((name) => !removed.has(name));
+  hook.events = events;
+}
+
 /** GitHub's `422 Validation Failed`, its `errors` listing what failed (each with GitHub's `code`). */
 export function validationFailed(code: string, errors: Record<string, unknown>[]): FlowError {
   return { status: 422, type: 'invalid_request_error', code, message: 'Validation Failed', extra: { errors } };

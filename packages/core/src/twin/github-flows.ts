@@ -14,7 +14,9 @@ import {
   githubHeaders,
   githubSubscribes,
   githubTarget,
+  hookEventsEdited,
   hookLimit,
+  hookUrlRefused,
   validationFailed,
 } from './github-events.js';
 import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
@@ -83,10 +85,14 @@ export const githubFlows: TwinFlows = {
     target: githubTarget,
     headers: githubHeaders,
     limit: hookLimit,
+    badTarget: hookUrlRefused,
   },
   action: issueLabels,
   keyed,
-  updating,
+  updating(template, object, was, tools, sent) {
+    if (template.endsWith('/hooks')) hookEventsEdited(object, sent);
+    updating(template, object, was, tools);
+  },
   list: githubList,
   member,
 };

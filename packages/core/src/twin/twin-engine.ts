@@ -326,19 +326,22 @@ export class TwinEngine {
     const resource = matched.op.resource;
     if (check === undefined || resource === undefined || resource.template !== template) return;
     if (matched.op.action !== 'create' && matched.op.action !== 'update') return;
-    const url = params.body.url;
+    const events = this.#parts.flows?.events;
+    const url = events?.target === undefined ? params.body.url : events.target(params.body).url;
     if (url === undefined || (matched.op.action === 'update' && url === '')) return;
     try {
       check(url);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Refusal({
-        status: 400,
-        type: 'invalid_request_error',
-        code: 'url_invalid',
-        param: 'url',
-        message: `Invalid URL: ${message.slice(0, 300)}.`,
-      });
+      throw new Refusal(
+        events?.badTarget?.(message) ?? {
+          status: 400,
+          type: 'invalid_request_error',
+          code: 'url_invalid',
+          param: 'url',
+          message: `Invalid URL: ${message.slice(0, 300)}.`,
+        },
+      );
     }
   }
 
@@ -651,16 +654,21 @@ export class TwinEngine {
     return this.#json(this.#parts.profile.createStatus ?? status, this.#shown(resource, made));
   }
 
-  /** The provider's refusal of one more webhook subscription of `scope` past its limit (`undefined`: room, or none). */
+  /**
+   * The provider's refusal of one more webhook subscription of `scope` past its limit (`undefined`:
+   * room, or none); `except`: the index of the subscription `made` changes, not counted.
+   */
   #subscriptionLimit(
     resource: TwinResource,
     items: readonly Item[] | undefined,
     scope: string,
     made: Record<string, unknown>,
+    except = -1,
   ): FlowError | undefined {
     const events = this.#parts.flows?.events;
     if (events?.limit === undefined || resource.template !== events.endpointsTemplate) return undefined;
     const live = (items ?? [])
+      .filter((_, at) => at !== except)
       .map((item) => item.value as unknown as Stored)
       .filter((stored) => !stored.deleted && stored.scope === scope)
       .map((stored) => stored.object);
@@ -743,6 +751,7 @@ export class TwinEngine {
     resource: TwinResource,
     which: (stored: Stored) => boolean,
     change: (stored: Stored) => Stored,
+    limited = false,
   ): Promise<Stored | undefined> {
     return this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
       const index = items?.findIndex((item) => which(item.value as unknown as Stored)) ?? -1;
@@ -750,6 +759,9 @@ export class TwinEngine {
       const stored = items[index]?.value as unknown as Stored;
       if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
       const next = change(structuredClone(stored));
+      // Held to the provider's subscription limit as a create is (GitHub: 20 hooks an event), the others counted.
+      const over = limited ? this.#subscriptionLimit(resource, items, stored.scope, next.object, index) : undefined;
+      if (over !== undefined) throw new Refusal(over);
       const item = itemOf(JSON.stringify(next));
       this.#fits(resource.key, items, { at: index, item });
       return { edit: { set: index, item }, result: next };
@@ -764,15 +776,20 @@ export class TwinEngine {
   ): Promise<TwinAnswer> {
     const fields = this.#fields(matched);
     let before: unknown;
-    const changed = await this.#change(resource, this.#which(matched, resource), (stored) => {
-      before = stored.object.state;
-      this.#apply(stored.object, params.body, fields);
-      this.#parts.flows?.updating?.(resource.template, stored.object, before, this.#tools);
-      for (const field of this.#parts.profile.timestamps.updated) {
-        if (field in stored.object) stored.object[field] = this.#stamp();
-      }
-      return stored;
-    });
+    const changed = await this.#change(
+      resource,
+      this.#which(matched, resource),
+      (stored) => {
+        before = stored.object.state;
+        this.#apply(stored.object, params.body, fields);
+        this.#parts.flows?.updating?.(resource.template, stored.object, before, this.#tools, params.body);
+        for (const field of this.#parts.profile.timestamps.updated) {
+          if (field in stored.object) stored.object[field] = this.#stamp();
+        }
+        return stored;
+      },
+      true,
+    );
     if (changed !== undefined) {
       const object = await this.#view(resource, changed);
       await this.#emit({ kind: 'updated', template: resource.template, object, before, values: matched.values }, heard);

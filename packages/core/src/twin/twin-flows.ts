@@ -111,6 +111,11 @@ export interface TwinEvents {
    * deleted of its scope: a change's fan-out stays as small as on the provider. @default no limit
    */
   limit?(live: readonly Record<string, unknown>[], made: Record<string, unknown>): FlowError | undefined;
+  /**
+   * The provider's refusal of a subscription whose receiver the deliveries could never reach
+   * (`reason`: why), checked when it is made or changed. @default Stripe's `400 url_invalid`
+   */
+  badTarget?(reason: string): FlowError;
 }
 
 export interface TwinFlows {
@@ -159,8 +164,17 @@ export interface TwinFlows {
    * taken (GitHub's `html_url` of issue `number` in `owner/repo`), inside the write that keeps it.
    */
   keyed?(template: string, object: Record<string, unknown>, values: Record<string, string>): void;
-  /** Moves what an update's change of `state` moves (GitHub's `closed_at`), `was` the state before. */
-  updating?(template: string, object: Record<string, unknown>, was: unknown, tools: FlowTools): void;
+  /**
+   * Moves what an update's change of `state` moves (GitHub's `closed_at`), `was` the state before;
+   * reads what was sent beside the object's fields (a GitHub hook's `add_events`, `remove_events`).
+   */
+  updating?(
+    template: string,
+    object: Record<string, unknown>,
+    was: unknown,
+    tools: FlowTools,
+    sent: Record<string, unknown>,
+  ): void;
   /**
    * The provider's list parameters (GitHub's `state`, `sort`, `direction`, `labels`, `since`)
    * over a collection's live items, oldest first; `undefined`: the plain fields filter.
