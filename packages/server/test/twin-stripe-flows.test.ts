@@ -30,11 +30,22 @@ async function webhooks(
     enabled_events: events as Stripe.WebhookEndpointCreateParams.EnabledEvent[],
   });
   return {
+    // The events received, each verified by its signature, in the order the twin made them (its
+    // `GET /v1/events`, newest first): deliveries are sent concurrently, so they may arrive out of
+    // that order, as Stripe's do ("Stripe doesn't guarantee delivery of events in the order in which
+    // they're generated"). Once on Redis under load, invoice.paid came after checkout.session.completed.
     async until(count) {
       await receiver.until(count);
-      return receiver.received.map(({ body, headers }) =>
+      const received = receiver.received.map(({ body, headers }) =>
         stripe.webhooks.constructEvent(body, String(headers['stripe-signature']), endpoint.secret as string),
       );
+      const made = (await stripe.events.list({ limit: 100 })).data.map((event) => event.id).reverse();
+      const at = (event: Stripe.Event) => {
+        const index = made.indexOf(event.id);
+        if (index === -1) throw new Error(`${event.type} ${event.id} was received but is not among the twin's events`);
+        return index;
+      };
+      return received.sort((a, b) => at(a) - at(b));
     },
     close: receiver.close,
   };
