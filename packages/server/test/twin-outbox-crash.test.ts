@@ -3,41 +3,15 @@
 // still waiting to be handed to the delivery engine, hands them off after a restart on the same
 // data directory: every event reaches every endpoint at least once. The receiver is a real
 // node:http server on 127.0.0.1.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { type Daemon, makeTempDir, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { hookReceiver } from './helpers/twin.js';
 
 useDaemons();
-const servers: Server[] = [];
-afterAll(async () => {
-  for (const server of servers) await new Promise((resolve) => server.close(resolve));
-});
 
 const STRIPE = { authorization: 'Bearer sk_test_crash', 'content-type': 'application/x-www-form-urlencoded' };
 const ENDPOINTS = 16;
 const CUSTOMERS = 40;
-
-/** A receiver that answers 200 and notes each delivery as `path event-id`. */
-async function receiver() {
-  const seen = new Set<string>();
-  let count = 0;
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      count++;
-      seen.add(`${request.url} ${(JSON.parse(body) as { id: string }).id}`);
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, count: () => count };
-}
 
 /** The daemon on `dir` with the twin `name` served at a port of its own; its root. */
 async function start(dir: string, name: string): Promise<{ daemon: Daemon; root: string }> {
@@ -66,7 +40,8 @@ describe('a twin killed before its deliveries are handed off (LevelDB)', () => {
   it('hands them off after a restart on the same data directory: every event reaches every endpoint', async () => {
     const dir = await makeTempDir();
     const name = 'crash';
-    const hooks = await receiver();
+    const hooks = await hookReceiver();
+    onTestFinished(() => hooks.close());
     const first = await start(dir, name);
     const made = await requestJson(`${first.daemon.url}/api/endpoints/${name}/twin`, {
       method: 'PUT',
@@ -88,7 +63,7 @@ describe('a twin killed before its deliveries are handed off (LevelDB)', () => {
     const waiting = (await webhooks(first.daemon.url, name)).waiting;
     await first.daemon.stop('SIGKILL');
     expect(waiting, 'deliveries waiting at the kill').toBeGreaterThan(0);
-    const before = hooks.count();
+    const before = hooks.received.length;
 
     const second = await start(dir, name);
     const events = (await call(second.root, 'GET', '/v1/events?limit=100')).body.data as {
@@ -100,12 +75,15 @@ describe('a twin killed before its deliveries are handed off (LevelDB)', () => {
     expect(created).toHaveLength(CUSTOMERS);
     const expected = created.flatMap((event) => {
       expect(event.pending_webhooks).toBe(ENDPOINTS);
-      return Array.from({ length: ENDPOINTS }, (_, i) => `/${i} ${event.id}`);
+      return Array.from({ length: ENDPOINTS }, (_, i) => `/hooks/${i} ${event.id}`);
     });
+    // Each delivery as `path event-id`: which endpoint got which event.
+    const seen = () =>
+      new Set(hooks.received.map(({ path, body }) => `${path} ${(JSON.parse(body) as { id: string }).id}`));
     await expect
-      .poll(() => expected.filter((one) => !hooks.seen.has(one)).length, { timeout: 30_000, interval: 100 })
+      .poll(() => expected.filter((one) => !seen().has(one)).length, { timeout: 30_000, interval: 100 })
       .toBe(0);
-    expect(hooks.count(), `${before} received before the kill`).toBeGreaterThanOrEqual(expected.length);
+    expect(hooks.received.length, `${before} received before the kill`).toBeGreaterThanOrEqual(expected.length);
     await expect.poll(async () => (await webhooks(second.daemon.url, name)).waiting, { timeout: 30_000 }).toBe(0);
     expect(await webhooks(second.daemon.url, name)).toMatchObject({ refused: 0 });
     // Handed off, their `_outbox` entries go.

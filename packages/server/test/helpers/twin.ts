@@ -92,8 +92,24 @@ export async function twinDaemon(
   return { daemon, name, root, port: new URL(root).port };
 }
 
+/**
+ * Webhook URLs a twin refuses when its endpoint or hook is made or changed, as its deliveries
+ * would never reach them (#71 M5): other schemes, the metadata address, private addresses, no URL.
+ */
+export const UNREACHABLE_HOOK_URLS = [
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  'gopher://127.0.0.1:70/x',
+  'http://169.254.169.254/latest',
+  'http://10.0.0.1/hook',
+  'http://192.168.1.1/hook',
+  'not a url',
+];
+
 /** One delivery a {@link hookReceiver} took. */
 export interface Received {
+  /** The path it was sent to (`/hooks`, or what the receiver's URL was given after it). */
+  path: string;
   body: string;
   headers: IncomingHttpHeaders;
 }
@@ -115,7 +131,7 @@ export async function hookReceiver(): Promise<{
       body += chunk;
     });
     request.on('end', () => {
-      received.push({ body, headers: request.headers });
+      received.push({ path: request.url ?? '', body, headers: request.headers });
       response.end('ok');
       for (const wake of waiters.splice(0)) wake();
     });
