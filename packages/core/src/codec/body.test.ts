@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTooDeep, MAX_JSON_DEPTH } from './body.js';
+import { jsonTooDeep, MAX_JSON_DEPTH, readStreamPrefix } from './body.js';
 
 describe('jsonTooDeep', () => {
   const nest = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
@@ -16,5 +16,41 @@ describe('jsonTooDeep', () => {
     expect(jsonTooDeep('["[[[[", "{{{{"]', 1)).toBe(false);
     expect(jsonTooDeep('["\\"[[[[\\""]', 1)).toBe(false);
     expect(jsonTooDeep('["\\\\", [[1]]]', 2)).toBe(true);
+  });
+});
+
+/** A stream of `count` chunks of `size` bytes, `gapMs` apart, that counts what was pulled. */
+function paced(count: number, size: number, gapMs: number) {
+  const state = { pulled: 0, cancelled: false };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (state.pulled === count) return controller.close();
+      if (state.pulled > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+      state.pulled++;
+      controller.enqueue(new Uint8Array(size));
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return { stream, state };
+}
+
+describe('readStreamPrefix past its limit', () => {
+  it('drops the rest while it keeps coming, longer in all than the pause bound', async () => {
+    // 8 chunks 60 ms apart: 420 ms of dropping in all, against a 150 ms pause bound.
+    const { stream, state } = paced(8, 1024, 60);
+    const read = await readStreamPrefix(stream, 10, 1 << 20, undefined, 150);
+    expect(read.truncated).toBe(true);
+    expect(read.bytes.byteLength).toBe(10);
+    expect(state).toEqual({ pulled: 8, cancelled: false });
+  });
+
+  it('stops at the first pause longer than the bound, and cancels the rest', async () => {
+    const { stream, state } = paced(8, 1024, 400);
+    const read = await readStreamPrefix(stream, 10, 1 << 20, undefined, 100);
+    expect(read.truncated).toBe(true);
+    expect(state.cancelled).toBe(true);
+    expect(state.pulled).toBeLessThan(8);
   });
 });
