@@ -16,6 +16,11 @@ interface TestCard {
 
 const VISA: TestCard = { brand: 'visa', last4: '4242', funding: 'credit' };
 
+/** A US Visa credit card ending in `last4`. */
+function visa(last4: string): TestCard {
+  return { brand: 'visa', last4, funding: 'credit' };
+}
+
 const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   pm_card_visa: VISA,
   pm_card_visa_debit: { brand: 'visa', last4: '5556', funding: 'debit' },
@@ -27,6 +32,21 @@ const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   pm_card_diners: { brand: 'diners', last4: '0004', funding: 'credit' },
   pm_card_jcb: { brand: 'jcb', last4: '0505', funding: 'credit' },
   pm_card_unionpay: { brand: 'unionpay', last4: '0005', funding: 'credit' },
+  // The declining ones (stripe-declines.ts), each the Visa of its number on the testing page.
+  pm_card_chargeDeclined: visa('0002'),
+  pm_card_visa_chargeDeclined: visa('0002'),
+  pm_card_chargeDeclinedInsufficientFunds: visa('9995'),
+  pm_card_visa_chargeDeclinedInsufficientFunds: visa('9995'),
+  pm_card_chargeDeclinedLostCard: visa('9987'),
+  pm_card_visa_chargeDeclinedLostCard: visa('9987'),
+  pm_card_chargeDeclinedStolenCard: visa('9979'),
+  pm_card_visa_chargeDeclinedStolenCard: visa('9979'),
+  pm_card_chargeDeclinedExpiredCard: visa('0069'),
+  pm_card_chargeDeclinedIncorrectCvc: visa('0127'),
+  pm_card_chargeDeclinedProcessingError: visa('0119'),
+  pm_card_visa_chargeDeclinedVelocityLimitExceeded: visa('6975'),
+  pm_card_chargeDeclinedFraudulent: visa('0019'),
+  pm_card_radarBlock: visa('0019'),
 };
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -25,7 +25,7 @@ describe("Stripe's events of a change", () => {
         object: intent('requires_payment_method', { code: 'card_declined' }),
         before: 'requires_payment_method',
       },
-      ['payment_intent.payment_failed', 'charge.failed'],
+      ['payment_intent.payment_failed'],
     ],
     [
       { kind: 'action', object: intent('requires_action'), before: 'requires_payment_method' },

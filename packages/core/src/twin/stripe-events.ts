@@ -22,7 +22,8 @@ const MOVED: Record<string, string[]> = {
   succeeded: ['payment_intent.succeeded'],
   requires_capture: ['payment_intent.amount_capturable_updated'],
   requires_action: ['payment_intent.requires_action'],
-  requires_payment_method: ['payment_intent.payment_failed', 'charge.failed'],
+  // Its `charge.failed` is the failed Charge's own event (stripe-declines.ts).
+  requires_payment_method: ['payment_intent.payment_failed'],
   canceled: ['payment_intent.canceled'],
 };
 

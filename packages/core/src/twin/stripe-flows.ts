@@ -2,8 +2,8 @@
  * Stripe's test mode, for what integration tests use (SPEC §2.19): a
  * PaymentIntent's state from its test payment method — `pm_card_visa`
  * succeeds (or waits for capture with `capture_method: manual`),
- * `pm_card_chargeDeclined` is declined (`402 card_error`, `card_declined`, the
- * intent back to `requires_payment_method`), `pm_card_authenticationRequired`
+ * each declining test card is declined as Stripe declines it (stripe-declines.ts: `402
+ * card_error`, a failed Charge, the intent back to `requires_payment_method`), `pm_card_authenticationRequired`
  * asks for 3-D Secure (`requires_action`) — and confirm, capture and cancel,
  * each payment's Charge kept; Checkout Sessions (stripe-checkout.ts),
  * Subscriptions with their first invoice (stripe-billing.ts) and Refunds
@@ -17,21 +17,12 @@ import { checkAmount } from './stripe-amounts.js';
 import { canceledSubscription, createdPrice, creatingSubscription, PRICES, SUBSCRIPTIONS } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
+import { decline } from './stripe-declines.js';
 import { errorMembers } from './stripe-errors.js';
 import { endpointLimit, stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
 import { creatingRefund } from './stripe-refunds.js';
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
-
-function declined(intent: Record<string, unknown>): FlowError {
-  return {
-    status: 402,
-    type: 'card_error',
-    code: 'card_declined',
-    message: 'Your card was declined.',
-    extra: { decline_code: 'generic_decline', payment_intent: intent },
-  };
-}
 
 /** Confirms `intent` with its payment method: its new state, and the error a decline answers. */
 function confirm(intent: Record<string, unknown>, tools: FlowKit, after: boolean): FlowError | undefined {
@@ -46,17 +37,8 @@ function confirm(intent: Record<string, unknown>, tools: FlowKit, after: boolean
       param: 'payment_method',
     };
   }
-  if (method === 'pm_card_chargeDeclined') {
-    intent.status = 'requires_payment_method';
-    intent.payment_method = null;
-    intent.last_payment_error = {
-      type: 'card_error',
-      code: 'card_declined',
-      decline_code: 'generic_decline',
-      message: 'Your card was declined.',
-    };
-    return declined({ ...intent });
-  }
+  const refused = decline(intent, tools);
+  if (refused !== undefined) return refused;
   if (method === 'pm_card_authenticationRequired') {
     intent.status = 'requires_action';
     intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
