@@ -47,7 +47,61 @@ const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   pm_card_visa_chargeDeclinedVelocityLimitExceeded: visa('6975'),
   pm_card_chargeDeclinedFraudulent: visa('0019'),
   pm_card_radarBlock: visa('0019'),
+  // Attaches, then declines each charge (stripe-declines.ts).
+  pm_card_chargeCustomerFail: visa('0341'),
+  // 3-D Secure (stripe-flows.ts, stripe-setup.ts).
+  pm_card_authenticationRequired: visa('3184'),
+  pm_card_authenticationRequiredOnSetup: visa('3155'),
 };
+
+/** Whether `id` is one of Stripe's test payment methods the twin knows (`pm_card_visa`). */
+export function isTestMethod(id: unknown): id is string {
+  return typeof id === 'string' && Object.hasOwn(TEST_CARDS, id);
+}
+
+/**
+ * The test payment method a PaymentMethod the twin holds was made from (a test method attached
+ * to a customer is kept under a new id, as Stripe does), by its card; `pm_card_visa` for any other.
+ */
+export function testMethodOf(method: Record<string, unknown>): string {
+  const card = method.card as Partial<TestCard> | undefined;
+  for (const [id, one] of Object.entries(TEST_CARDS)) {
+    if (one.brand === card?.brand && one.last4 === card?.last4 && one.funding === card?.funding) return id;
+  }
+  return 'pm_card_visa';
+}
+
+/**
+ * A card PaymentMethod of test method `test` under `id`, as Stripe answers one: its card's brand,
+ * last four digits, funding, fingerprint and expiry, attached to `customer` (or none).
+ */
+export function methodObject(test: string, id: string, customer: unknown, now: number): Record<string, unknown> {
+  const { card } = cardDetails(test, 0, now) as { card: Record<string, unknown> };
+  return {
+    id,
+    object: 'payment_method',
+    allow_redisplay: 'unspecified',
+    billing_details: { address: null, email: null, name: null, phone: null },
+    card: {
+      brand: card.brand,
+      checks: card.checks,
+      country: card.country,
+      display_brand: card.brand,
+      exp_month: card.exp_month,
+      exp_year: card.exp_year,
+      fingerprint: card.fingerprint,
+      funding: card.funding,
+      last4: card.last4,
+      networks: { available: [card.brand], preferred: null },
+      wallet: null,
+    },
+    created: Math.floor(now / 1000),
+    customer: customer ?? null,
+    livemode: false,
+    metadata: {},
+    type: 'card',
+  };
+}
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -13,7 +13,12 @@ export const CHARGES = '/v1/charges';
 export const INTENTS = '/v1/payment_intents';
 
 /** The Charge of `intent` (its `latest_charge`), captured or held. */
-export function chargeOf(intent: Record<string, unknown>, kit: FlowKit, captured: boolean): Record<string, unknown> {
+export function chargeOf(
+  intent: Record<string, unknown>,
+  kit: FlowKit,
+  captured: boolean,
+  test: unknown = intent.payment_method,
+): Record<string, unknown> {
   const charge = kit.example(CHARGES);
   const amount = Number(intent.amount) || 0;
   const id = String(intent.latest_charge);
@@ -36,7 +41,7 @@ export function chargeOf(intent: Record<string, unknown>, kit: FlowKit, captured
     paid: true,
     payment_intent: intent.id,
     payment_method: intent.payment_method,
-    payment_method_details: cardDetails(intent.payment_method, amount, kit.now()),
+    payment_method_details: cardDetails(test, amount, kit.now()),
     refunded: false,
     status: 'succeeded',
   });
@@ -46,12 +51,17 @@ export function chargeOf(intent: Record<string, unknown>, kit: FlowKit, captured
 }
 
 /** Writes the Charge of an intent that was just confirmed, with `charge.succeeded` after the intent's own events. */
-export function writeCharge(intent: Record<string, unknown>, kit: FlowKit, after: boolean): void {
+export function writeCharge(
+  intent: Record<string, unknown>,
+  kit: FlowKit,
+  after: boolean,
+  test: unknown = intent.payment_method,
+): void {
   const captured = intent.status === 'succeeded';
   kit.write({
     kind: 'created',
     template: CHARGES,
-    object: chargeOf(intent, kit, captured),
+    object: chargeOf(intent, kit, captured, test),
     events: ['charge.succeeded'],
     after,
   });

@@ -8,12 +8,12 @@
  *
  * @module
  */
-import { cardDetails } from './stripe-cards.js';
+import { methodObject } from './stripe-cards.js';
 import { CHARGES, chargeOf } from './stripe-charges.js';
 import type { FlowError, FlowKit } from './twin-flows.js';
 
 /** How a declining test payment method declines. */
-interface Decline {
+export interface Decline {
   /** The error's `code` (and the Charge's `failure_code`). */
   code: string;
   /** The issuer's reason, where Stripe gives one (`insufficient_funds`). */
@@ -67,54 +67,36 @@ const DECLINES: Readonly<Record<string, Decline>> = {
   },
   pm_card_chargeDeclinedFraudulent: FRAUDULENT,
   pm_card_radarBlock: FRAUDULENT,
+  pm_card_chargeCustomerFail: GENERIC,
 };
 
 /** Whether confirming with `method` declines (a test payment method of Stripe's that always does). */
-export function declines(method: unknown): boolean {
+function declines(method: unknown): method is string {
   return typeof method === 'string' && Object.hasOwn(DECLINES, method);
 }
 
-/** The payment method object a card error names: the test card, the intent's customer. */
-function methodObject(id: string, intent: Record<string, unknown>, kit: FlowKit): Record<string, unknown> {
-  const { card } = cardDetails(id, 0, kit.now()) as { card: Record<string, unknown> };
-  return {
-    id,
-    object: 'payment_method',
-    allow_redisplay: 'unspecified',
-    billing_details: { address: null, email: null, name: null, phone: null },
-    card: {
-      brand: card.brand,
-      checks: card.checks,
-      country: card.country,
-      display_brand: card.brand,
-      exp_month: card.exp_month,
-      exp_year: card.exp_year,
-      fingerprint: card.fingerprint,
-      funding: card.funding,
-      last4: card.last4,
-      networks: { available: [card.brand], preferred: null },
-      wallet: null,
-    },
-    created: Math.floor(kit.now() / 1000),
-    customer: intent.customer ?? null,
-    livemode: false,
-    metadata: {},
-    type: 'card',
-  };
+/** How test method `method` declines (`undefined`: it does not). */
+export function declineOf(method: unknown): Decline | undefined {
+  return declines(method) ? DECLINES[method] : undefined;
 }
 
 /**
  * Declines `intent` as its test payment method does: writes the failed Charge (`charge.failed`,
  * after the intent's own events), moves the intent back to `requires_payment_method` with its
  * `last_payment_error`, and answers the `402 card_error`. `undefined` when the method does not decline.
+ * `test`: the test method it was made from, for a PaymentMethod the twin holds (stripe-setup.ts).
  */
-export function decline(intent: Record<string, unknown>, kit: FlowKit): FlowError | undefined {
+export function decline(
+  intent: Record<string, unknown>,
+  kit: FlowKit,
+  test: unknown = intent.payment_method,
+): FlowError | undefined {
   const method = intent.payment_method;
-  if (typeof method !== 'string' || !declines(method)) return undefined;
-  const how = DECLINES[method] as Decline;
+  const how = declineOf(test);
+  if (typeof method !== 'string' || how === undefined) return undefined;
   const chargeId = kit.newId('ch_');
   intent.latest_charge = chargeId;
-  const charge = chargeOf(intent, kit, false);
+  const charge = chargeOf(intent, kit, false, test);
   Object.assign(charge, {
     amount_captured: 0,
     captured: false,
@@ -134,7 +116,7 @@ export function decline(intent: Record<string, unknown>, kit: FlowKit): FlowErro
     status: 'failed',
   });
   kit.write({ kind: 'created', template: CHARGES, object: charge, events: ['charge.failed'], after: true });
-  const paymentMethod = methodObject(method, intent, kit);
+  const paymentMethod = methodObject(test as string, method, intent.customer, kit.now());
   const members = {
     charge: chargeId,
     code: how.code,

@@ -27,6 +27,20 @@ const MOVED: Record<string, string[]> = {
   canceled: ['payment_intent.canceled'],
 };
 
+/** The events of a SetupIntent that moved to each status (stripe-setup.ts). */
+const SETUP_MOVED: Record<string, string[]> = {
+  succeeded: ['setup_intent.succeeded'],
+  requires_action: ['setup_intent.requires_action'],
+  requires_payment_method: ['setup_intent.setup_failed'],
+  canceled: ['setup_intent.canceled'],
+};
+
+/** An intent's own events and its error's member, by its `object`. */
+const INTENTS: Record<string, { moved: Record<string, string[]>; error: string }> = {
+  payment_intent: { moved: MOVED, error: 'last_payment_error' },
+  setup_intent: { moved: SETUP_MOVED, error: 'last_setup_error' },
+};
+
 /** The types of the events a change emits. */
 export function stripeEventTypes(change: TwinChange): string[] {
   const { object } = change;
@@ -36,16 +50,16 @@ export function stripeEventTypes(change: TwinChange): string[] {
   if (name === 'checkout.session' && change.kind === 'created') return [];
   const own =
     change.kind === 'action' ? [] : [`${name === 'subscription' ? 'customer.subscription' : name}.${change.kind}`];
-  if (name !== 'payment_intent' || change.kind === 'deleted' || change.kind === 'updated') return own;
+  const intent = Object.hasOwn(INTENTS, name) ? INTENTS[name] : undefined;
+  if (intent === undefined || change.kind === 'deleted' || change.kind === 'updated') return own;
   // A decline leaves the intent where it was, with its error; an intent not confirmed moved nowhere.
   const status = String(object.status);
   if (status === 'requires_payment_method') {
-    return object.last_payment_error === null || object.last_payment_error === undefined
-      ? own
-      : [...own, ...(MOVED[status] ?? [])];
+    const error = object[intent.error];
+    return error === null || error === undefined ? own : [...own, ...(intent.moved[status] ?? [])];
   }
   if (status === change.before || status === 'requires_confirmation') return own;
-  return [...own, ...(MOVED[status] ?? [])];
+  return [...own, ...(intent.moved[status] ?? [])];
 }
 
 /** An `event` object of `type` about `object`. */

@@ -21,11 +21,26 @@ import { decline } from './stripe-declines.js';
 import { errorMembers } from './stripe-errors.js';
 import { endpointLimit, stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
 import { creatingRefund } from './stripe-refunds.js';
+import {
+  createdSetup,
+  creatingMethod,
+  creatingSetup,
+  METHODS,
+  methodAction,
+  SETUP_INTENTS,
+  setupAction,
+  testOf,
+} from './stripe-setup.js';
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
 /** Confirms `intent` with its payment method: its new state, and the error a decline answers. */
-function confirm(intent: Record<string, unknown>, tools: FlowKit, after: boolean): FlowError | undefined {
+function confirm(
+  intent: Record<string, unknown>,
+  tools: FlowKit,
+  after: boolean,
+  test: unknown = intent.payment_method,
+): FlowError | undefined {
   const method = intent.payment_method;
   if (typeof method !== 'string' || method === '') {
     return {
@@ -37,9 +52,9 @@ function confirm(intent: Record<string, unknown>, tools: FlowKit, after: boolean
       param: 'payment_method',
     };
   }
-  const refused = decline(intent, tools);
+  const refused = decline(intent, tools, test);
   if (refused !== undefined) return refused;
-  if (method === 'pm_card_authenticationRequired') {
+  if (test === 'pm_card_authenticationRequired') {
     intent.status = 'requires_action';
     intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
     return undefined;
@@ -54,7 +69,7 @@ function confirm(intent: Record<string, unknown>, tools: FlowKit, after: boolean
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
   }
-  writeCharge(intent, tools, after);
+  writeCharge(intent, tools, after, test);
   return undefined;
 }
 
@@ -77,7 +92,7 @@ async function act(
   if (tail === 'confirm') {
     if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
     if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
-    const error = confirm(next, tools, true);
+    const error = confirm(next, tools, true, (await testOf(next.payment_method, tools)) ?? next.payment_method);
     return error === undefined ? { object: next } : { object: next, error };
   }
   if (tail === 'capture') {
@@ -111,6 +126,16 @@ async function acting(
   if (intent !== null) {
     return op.method !== 'POST' || stored === undefined ? undefined : act(intent[1] as string, stored, sent, kit);
   }
+  const method = /^\/v1\/payment_methods\/\{payment_method\}\/(attach|detach)$/.exec(op.template);
+  if (method !== null && op.method === 'POST') {
+    return methodAction(method[1] as string, values.payment_method ?? '', stored, sent, kit);
+  }
+  const setup = /^\/v1\/setup_intents\/\{intent\}\/(confirm|cancel)$/.exec(op.template);
+  if (setup !== null) {
+    return op.method !== 'POST' || stored === undefined
+      ? undefined
+      : setupAction(setup[1] as string, stored, sent, kit);
+  }
   if (op.template.includes('checkout/sessions/{session}')) {
     return sessionAction(op.template, op.method, stored, values.session ?? '', kit);
   }
@@ -131,8 +156,25 @@ function creating(
   if (template === SESSIONS) return creatingSession(object, sent, kit);
   if (template === SUBSCRIPTIONS) return creatingSubscription(object, sent, kit);
   if (template === '/v1/refunds') return creatingRefund(object, sent, kit);
+  if (template === SETUP_INTENTS) return creatingSetup(object, sent, kit);
+  if (template === METHODS) creatingMethod(object, sent, kit);
+  if (template === INTENTS) return creatingIntent(object, sent, kit);
   if (template === PRICES) createdPrice(object, sent, kit);
   return Promise.resolve(undefined);
+}
+
+/** The test card a PaymentIntent made with `confirm: true` pays as, for `created` (the same object). */
+const PAYS_AS = new WeakMap<Record<string, unknown>, string>();
+
+/** Looks up the test card a new PaymentIntent's payment method pays as (one the twin holds: its card). */
+async function creatingIntent(
+  object: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): Promise<undefined> {
+  const test = sent.confirm === true ? await testOf(sent.payment_method, kit) : undefined;
+  if (test !== undefined) PAYS_AS.set(object, test);
+  return undefined;
 }
 
 export const stripeFlows: TwinFlows = {
@@ -152,6 +194,7 @@ export const stripeFlows: TwinFlows = {
     limit: endpointLimit,
   },
   created(template, object, sent, tools) {
+    if (template === SETUP_INTENTS) return createdSetup(object);
     if (template === '/v1/webhook_endpoints') {
       object.secret = `whsec_${tools.newId('')}${tools.newId('').slice(0, 8)}`;
       object.status = 'enabled';
@@ -165,7 +208,9 @@ export const stripeFlows: TwinFlows = {
     object.next_action = null;
     object.latest_charge = null;
     object.status = typeof sent.payment_method === 'string' ? 'requires_confirmation' : 'requires_payment_method';
-    if (sent.confirm === true) return confirm(object, tools, true);
+    const test = PAYS_AS.get(object);
+    PAYS_AS.delete(object);
+    if (sent.confirm === true) return confirm(object, tools, true, test ?? object.payment_method);
     return undefined;
   },
 };
