@@ -117,8 +117,20 @@ export function decline(
   });
   kit.write({ kind: 'created', template: CHARGES, object: charge, events: ['charge.failed'], after: true });
   const paymentMethod = methodObject(test as string, method, intent.customer, kit.now());
-  const members = {
-    charge: chargeId,
+  intent.status = 'requires_payment_method';
+  intent.payment_method = null;
+  intent.last_payment_error = lastError(how, paymentMethod, chargeId);
+  return cardError(how, { charge: chargeId, payment_intent: { ...intent }, payment_method: paymentMethod });
+}
+
+/** An intent's `last_payment_error` (or a SetupIntent's `last_setup_error`) after `how` declined. */
+export function lastError(
+  how: Decline,
+  paymentMethod: Record<string, unknown>,
+  charge?: string,
+): Record<string, unknown> {
+  return {
+    ...(charge === undefined ? {} : { charge }),
     code: how.code,
     ...(how.declineCode === undefined ? {} : { decline_code: how.declineCode }),
     doc_url: `https://stripe.com/docs/error-codes/${how.code.replaceAll('_', '-')}`,
@@ -127,21 +139,16 @@ export function decline(
     payment_method: paymentMethod,
     type: 'card_error',
   };
-  intent.status = 'requires_payment_method';
-  intent.payment_method = null;
-  intent.last_payment_error = members;
-  const extra: Record<string, unknown> = {
-    charge: chargeId,
-    payment_intent: { ...intent },
-    payment_method: paymentMethod,
-  };
-  if (how.declineCode !== undefined) extra.decline_code = how.declineCode;
+}
+
+/** The `402 card_error` of `how`, `extra` the objects it names (`charge`, `payment_intent`, `setup_intent`). */
+export function cardError(how: Decline, extra: Record<string, unknown>): FlowError {
   return {
     status: 402,
     type: 'card_error',
     code: how.code,
     message: how.message,
     ...(how.param === undefined ? {} : { param: how.param }),
-    extra,
+    extra: { ...(how.declineCode === undefined ? {} : { decline_code: how.declineCode }), ...extra },
   };
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { isTestMethod, methodObject, testMethodOf } from './stripe-cards.js';
-import { declineOf } from './stripe-declines.js';
+import { cardError, declineOf, lastError } from './stripe-declines.js';
 import { invalidRequest, missingParam } from './stripe-errors.js';
 import type { ActionOutcome, FlowError, FlowKit } from './twin-flows.js';
 
@@ -49,15 +49,7 @@ export function creatingMethod(method: Obj, sent: Obj, kit: FlowKit): void {
 function savedDecline(test: string | undefined, extra: Obj): FlowError | undefined {
   if (test === undefined || test === 'pm_card_chargeCustomerFail') return undefined;
   const how = declineOf(test);
-  if (how === undefined) return undefined;
-  return {
-    status: 402,
-    type: 'card_error',
-    code: how.code,
-    message: how.message,
-    ...(how.param === undefined ? {} : { param: how.param }),
-    extra: { ...(how.declineCode === undefined ? {} : { decline_code: how.declineCode }), ...extra },
-  };
+  return how === undefined ? undefined : cardError(how, extra);
 }
 
 /**
@@ -130,14 +122,7 @@ async function confirmSetup(intent: Obj, kit: FlowKit): Promise<FlowError | unde
     const paymentMethod = methodObject(test as string, method, null, kit.now());
     intent.status = 'requires_payment_method';
     intent.payment_method = null;
-    intent.last_setup_error = {
-      code: how.code,
-      ...(how.declineCode === undefined ? {} : { decline_code: how.declineCode }),
-      doc_url: `https://stripe.com/docs/error-codes/${how.code.replaceAll('_', '-')}`,
-      message: how.message,
-      payment_method: paymentMethod,
-      type: 'card_error',
-    };
+    intent.last_setup_error = lastError(how, paymentMethod);
     return savedDecline(test, { setup_intent: { ...intent }, payment_method: paymentMethod });
   }
   if (test !== undefined && AUTHENTICATING.has(test)) {
