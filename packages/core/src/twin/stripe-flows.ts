@@ -23,6 +23,8 @@ import { creatingRefund } from './stripe-refunds.js';
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
+const ENDPOINTS = '/v1/webhook_endpoints';
+
 function declined(intent: Record<string, unknown>): FlowError {
   return {
     status: 402,
@@ -162,7 +164,7 @@ export const stripeFlows: TwinFlows = {
   errorMembers,
   events: {
     eventsTemplate: '/v1/events',
-    endpointsTemplate: '/v1/webhook_endpoints',
+    endpointsTemplate: ENDPOINTS,
     scheme: 'stripe',
     types: stripeEventTypes,
     event: stripeEvent,
@@ -170,7 +172,7 @@ export const stripeFlows: TwinFlows = {
     limit: endpointLimit,
   },
   created(template, object, sent, tools) {
-    if (template === '/v1/webhook_endpoints') {
+    if (template === ENDPOINTS) {
       object.secret = `whsec_${tools.newId('')}${tools.newId('').slice(0, 8)}`;
       object.status = 'enabled';
       return undefined;
@@ -183,7 +185,15 @@ export const stripeFlows: TwinFlows = {
     object.next_action = null;
     object.latest_charge = null;
     object.status = typeof sent.payment_method === 'string' ? 'requires_confirmation' : 'requires_payment_method';
-    if (sent.confirm === true) return confirm(object, tools, true);
-    return undefined;
+    if (sent.confirm !== true) return undefined;
+    // Its `payment_intent.created` shows it as made, before the confirm moves it on.
+    tools.snapshot('payment_intent.created', object);
+    return confirm(object, tools, true);
+  },
+  updating(template, object, _was, _tools, sent) {
+    // Stripe's `disabled` parameter is no field of the endpoint: it moves its `status`.
+    if (template === ENDPOINTS && typeof sent.disabled === 'boolean') {
+      object.status = sent.disabled ? 'disabled' : 'enabled';
+    }
   },
 };
