@@ -6,49 +6,14 @@
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 
-import { hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
+import { stripeTwin as twinOn, stripeWebhooks as webhooks } from './helpers/stripe.js';
+import { useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-/** A daemon with a Stripe twin at the root of its own port, a stripe-node client, and the root's URL. */
+/** A daemon with a Stripe twin on LevelDB or the file's redis-server, and a stripe-node client for it. */
 async function stripeTwin(store: 'level' | 'redis'): Promise<{ stripe: Stripe; root: string }> {
-  const { root, port } = await twinDaemon('stripe', await twinRedis.store(store));
-  return {
-    stripe: new Stripe('sk_test_123', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 }),
-    root,
-  };
-}
-
-/** A webhook receiver on 127.0.0.1 subscribed to `events`, each delivery verified by constructEvent. */
-async function webhooks(
-  stripe: Stripe,
-  events: string[],
-): Promise<{ until(count: number): Promise<Stripe.Event[]>; close(): Promise<void> }> {
-  const receiver = await hookReceiver();
-  const endpoint = await stripe.webhookEndpoints.create({
-    url: receiver.url,
-    enabled_events: events as Stripe.WebhookEndpointCreateParams.EnabledEvent[],
-  });
-  return {
-    // The events received, each verified by its signature, in the order the twin made them (its
-    // `GET /v1/events`, newest first): deliveries are sent concurrently, so they may arrive out of
-    // that order, as Stripe's do ("Stripe doesn't guarantee delivery of events in the order in which
-    // they're generated"). Once on Redis under load, invoice.paid came after checkout.session.completed.
-    async until(count) {
-      await receiver.until(count);
-      const received = receiver.received.map(({ body, headers }) =>
-        stripe.webhooks.constructEvent(body, String(headers['stripe-signature']), endpoint.secret as string),
-      );
-      const made = (await stripe.events.list({ limit: 100 })).data.map((event) => event.id).reverse();
-      const at = (event: Stripe.Event) => {
-        const index = made.indexOf(event.id);
-        if (index === -1) throw new Error(`${event.type} ${event.id} was received but is not among the twin's events`);
-        return index;
-      };
-      return received.sort((a, b) => at(a) - at(b));
-    },
-    close: receiver.close,
-  };
+  return twinOn(await twinRedis.store(store));
 }
 
 /** The twin's test helper that completes a Checkout Session, as a paying customer would. */

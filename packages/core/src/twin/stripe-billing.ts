@@ -201,6 +201,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     subtotal: total,
     total,
   });
+  invoiceStates(invoice, kit);
   kit.write({
     kind: 'created',
     template: INVOICES,
@@ -209,6 +210,35 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     after: asked,
   });
   return subscription;
+}
+
+/**
+ * A paid invoice's events as Stripe sends them, each with the invoice as it was: `invoice.created`
+ * a `draft` (no number, no PaymentIntent yet), `invoice.finalized` `open` with its PaymentIntent,
+ * nothing paid; `invoice.paid` and `invoice.payment_succeeded` carry it `paid`.
+ */
+function invoiceStates(invoice: Obj, kit: FlowKit): void {
+  const transitions = record(invoice.status_transitions) ?? {};
+  const unpaid = {
+    amount_paid: 0,
+    amount_remaining: invoice.amount_due,
+    attempt_count: 0,
+    attempted: false,
+    charge: null,
+    paid: false,
+    status_transitions: { ...transitions, paid_at: null },
+  };
+  const open = { ...invoice, ...unpaid, status: 'open' };
+  kit.snapshot('invoice.created', {
+    ...open,
+    status: 'draft',
+    number: null,
+    hosted_invoice_url: null,
+    invoice_pdf: null,
+    payment_intent: null,
+    status_transitions: { ...unpaid.status_transitions, finalized_at: null },
+  });
+  kit.snapshot('invoice.finalized', open);
 }
 
 /** The items of a create (`items[][price]`, `items[][price_data]`, `quantity`), each price recurring. */

@@ -79,7 +79,9 @@ export interface Payment {
 
 /**
  * Writes a PaymentIntent that succeeded with a test card and its Charge
- * (`payment_intent.created`, `payment_intent.succeeded`, `charge.succeeded`), and answers it.
+ * (`payment_intent.created`, `payment_intent.succeeded`, `charge.succeeded`), and answers it. Its
+ * `payment_intent.created` shows it as Stripe makes it for a Checkout Session or an invoice:
+ * `requires_payment_method`, nothing received, no charge yet.
  */
 export function writePaidIntent(payment: Payment, kit: FlowKit, after = false): Record<string, unknown> {
   const intent = kit.example(INTENTS);
@@ -97,13 +99,15 @@ export function writePaidIntent(payment: Payment, kit: FlowKit, after = false): 
     description: payment.description ?? null,
     invoice: payment.invoice ?? null,
     last_payment_error: null,
-    latest_charge: kit.newId('ch_'),
+    latest_charge: null,
     livemode: false,
     metadata: payment.metadata ?? {},
     next_action: null,
-    payment_method: kit.newId('pm_'),
-    status: 'succeeded',
+    payment_method: null,
+    status: 'requires_payment_method',
   });
+  kit.snapshot('payment_intent.created', { ...intent, amount_received: 0 });
+  Object.assign(intent, { latest_charge: kit.newId('ch_'), payment_method: kit.newId('pm_'), status: 'succeeded' });
   kit.write({ kind: 'created', template: INTENTS, object: intent, after });
   writeCharge(intent, kit, after);
   return intent;

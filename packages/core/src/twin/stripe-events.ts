@@ -62,14 +62,23 @@ export function stripeEventTypes(change: TwinChange): string[] {
   return [...own, ...(intent.moved[status] ?? [])];
 }
 
-/** An `event` object of `type` about `object`. */
-export function stripeEvent(type: string, object: Record<string, unknown>, tools: FlowTools): Record<string, unknown> {
+/**
+ * An `event` object of `type` about `object` (the object as it was at the event); a `*.updated`
+ * one carries `previous_attributes`, the prior values of what the change changed.
+ */
+export function stripeEvent(
+  type: string,
+  object: Record<string, unknown>,
+  tools: FlowTools,
+  change?: TwinChange,
+): Record<string, unknown> {
+  const updated = type.endsWith('.updated') && change?.previous !== undefined;
   return {
     id: tools.newId('evt_'),
     object: 'event',
     api_version: '2024-04-10',
     created: Math.floor(tools.now() / 1000),
-    data: { object },
+    data: updated ? { object, previous_attributes: change.previous } : { object },
     livemode: false,
     pending_webhooks: 0,
     request: { id: null, idempotency_key: null },

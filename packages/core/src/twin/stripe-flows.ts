@@ -34,6 +34,8 @@ import {
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
+const ENDPOINTS = '/v1/webhook_endpoints';
+
 /** Confirms `intent` with its payment method: its new state, and the error a decline answers. */
 function confirm(
   intent: Record<string, unknown>,
@@ -186,7 +188,7 @@ export const stripeFlows: TwinFlows = {
   errorMembers,
   events: {
     eventsTemplate: '/v1/events',
-    endpointsTemplate: '/v1/webhook_endpoints',
+    endpointsTemplate: ENDPOINTS,
     scheme: 'stripe',
     types: stripeEventTypes,
     event: stripeEvent,
@@ -195,7 +197,7 @@ export const stripeFlows: TwinFlows = {
   },
   created(template, object, sent, tools) {
     if (template === SETUP_INTENTS) return createdSetup(object);
-    if (template === '/v1/webhook_endpoints') {
+    if (template === ENDPOINTS) {
       object.secret = `whsec_${tools.newId('')}${tools.newId('').slice(0, 8)}`;
       object.status = 'enabled';
       return undefined;
@@ -210,7 +212,15 @@ export const stripeFlows: TwinFlows = {
     object.status = typeof sent.payment_method === 'string' ? 'requires_confirmation' : 'requires_payment_method';
     const test = PAYS_AS.get(object);
     PAYS_AS.delete(object);
-    if (sent.confirm === true) return confirm(object, tools, true, test ?? object.payment_method);
-    return undefined;
+    if (sent.confirm !== true) return undefined;
+    // Its `payment_intent.created` shows it as made, before the confirm moves it on.
+    tools.snapshot('payment_intent.created', object);
+    return confirm(object, tools, true, test ?? object.payment_method);
+  },
+  updating(template, object, _was, _tools, sent) {
+    // Stripe's `disabled` parameter is no field of the endpoint: it moves its `status`.
+    if (template === ENDPOINTS && typeof sent.disabled === 'boolean') {
+      object.status = sent.disabled ? 'disabled' : 'enabled';
+    }
   },
 };

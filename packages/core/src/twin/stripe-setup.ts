@@ -161,6 +161,8 @@ export async function creatingSetup(intent: Obj, sent: Obj, kit: FlowKit): Promi
   intent.cancellation_reason = null;
   intent.status = intent.payment_method === null ? 'requires_payment_method' : 'requires_confirmation';
   if (sent.confirm === true) {
+    // Its `setup_intent.created` shows it as made, before the confirm moves it on.
+    kit.snapshot('setup_intent.created', { ...intent });
     const error = await confirmSetup(intent, kit);
     if (error !== undefined) CONFIRMED.set(intent, error);
   }

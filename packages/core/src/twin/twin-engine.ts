@@ -35,6 +35,7 @@ import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import type { DeliveryMembers, Handed } from './twin-outbox.js';
 import { type KeptChange, type KeptEvent, keepChange, keptChanges } from './twin-outbox-kept.js';
+import { previousAttributes } from './twin-previous.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import { counted, counts, keyFieldOf, type Related, sharing, withMembers } from './twin-related.js';
 import { keyed, stamped, withErrorMembers } from './twin-request-ids.js';
@@ -125,6 +126,20 @@ function responseSchema(doc: Schema, operation: Schema): { status: number; schem
   const code = Object.keys(responses).find((key) => /^2\d\d$/.test(key)) ?? '200';
   const content = (resolve(doc, responses[code]).content ?? {}) as Record<string, Schema>;
   return { status: Number(code), schema: content['application/json']?.schema as Schema | undefined };
+}
+
+/** What one request's flows wrote besides its own change: other objects' changes, and snapshots. */
+interface Written {
+  effects: FlowEffect[];
+  /** By object id, by event type: the object as it was at that event ({@link FlowKit.snapshot}). */
+  shots: Map<string, Record<string, Record<string, unknown>>>;
+}
+
+/** Most effects and most snapshots one request's flows write. */
+const MAX_WRITTEN = 100;
+
+function written(): Written {
+  return { effects: [], shots: new Map() };
 }
 
 export class TwinEngine {
@@ -367,14 +382,24 @@ export class TwinEngine {
     return { doc: this.#parts.model.doc, now: this.#parts.now(), timestamps: this.#parts.profile.timestamps.format };
   }
 
-  /** The tools of one request's flows: the effects it writes are kept in `effects`. */
-  #kit(effects: FlowEffect[]): FlowKit {
+  /** The tools of one request's flows: the effects and snapshots it writes are kept in `into`. */
+  #kit(into: Written): FlowKit {
+    let shots = 0;
     return {
       ...this.#tools,
       find: (id) => this.#find(id),
       example: (template) => this.#fresh(template),
       write: (effect) => {
-        if (effects.length < 100) effects.push(effect);
+        if (into.effects.length < MAX_WRITTEN) into.effects.push(effect);
+      },
+      // A copy as a write makes one: the flow goes on changing the object.
+      snapshot: (type, object) => {
+        if (shots >= MAX_WRITTEN) return;
+        shots++;
+        const id = String(object.id);
+        const states = into.shots.get(id) ?? {};
+        states[type] = structuredClone(object);
+        into.shots.set(id, states);
       },
     };
   }
@@ -393,20 +418,21 @@ export class TwinEngine {
   }
 
   /** Stores the effects a flow wrote (`after` or not) and emits their events, in order. */
-  async #settle(effects: readonly FlowEffect[], after: boolean, heard: EventHeard | undefined): Promise<void> {
-    for (const effect of effects) {
+  async #settle(into: Written, after: boolean, heard: EventHeard | undefined): Promise<void> {
+    for (const effect of into.effects) {
       if ((effect.after === true) !== after) continue;
       const resource = this.#parts.model.resources.find((one) => one.template === effect.template);
       if (resource === undefined) continue;
       const id = String(effect.object.id);
-      await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
+      const previous = await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
         const stored: Stored = { id, scope: '', deleted: false, object: effect.object };
         const item = itemOf(JSON.stringify(stored));
         const index =
           effect.kind === 'updated' ? (items ?? []).findIndex((one) => (one.value as unknown as Stored).id === id) : -1;
         if (index !== -1) {
           this.#fits(resource.key, items, { at: index, item });
-          return { edit: { set: index, item }, result: undefined };
+          const was = items?.[index]?.value as unknown as Stored | undefined;
+          return { edit: { set: index, item }, result: previousAttributes(was?.object ?? {}, effect.object) };
         }
         if ((items?.length ?? 0) >= MAX_OBJECTS) return { result: undefined };
         this.#fits(resource.key, items, { at: -1, item });
@@ -418,11 +444,19 @@ export class TwinEngine {
           template: effect.template,
           object: effect.object,
           before: effect.before,
+          ...this.#statesOf(into, id),
+          ...(previous === undefined ? {} : { previous }),
           ...(effect.events === undefined ? {} : { events: effect.events }),
         },
         heard,
       );
     }
+  }
+
+  /** The snapshots a request's flows took of the object `id`, as a change carries them. */
+  #statesOf(into: Written, id: string): Pick<TwinChange, 'states'> {
+    const states = into.shots.get(id);
+    return states === undefined ? {} : { states };
   }
 
   /** The object as the provider answers it (the flows' `shown`), a copy when it differs. */
@@ -610,8 +644,8 @@ export class TwinEngine {
     object.id = this.#newId(resource.prefix);
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
     for (const field of this.#parts.profile.timestamps.updated) if (field in object) object[field] = this.#stamp();
-    const effects: FlowEffect[] = [];
-    const kit = this.#kit(effects);
+    const into = written();
+    const kit = this.#kit(into);
     const early = await this.#parts.flows?.creating?.(resource.template, object, params.body, kit);
     if (early !== undefined) throw new Refusal(early);
     const refused = this.#parts.flows?.created?.(resource.template, object, params.body, kit);
@@ -647,9 +681,18 @@ export class TwinEngine {
       this.#fits(resource.key, items, { at: -1, item });
       return { edit: { append: item }, result: kept };
     });
-    await this.#settle(effects, false, heard);
-    await this.#emit({ kind: 'created', template: resource.template, object: made, values: matched.values }, heard);
-    await this.#settle(effects, true, heard);
+    await this.#settle(into, false, heard);
+    await this.#emit(
+      {
+        kind: 'created',
+        template: resource.template,
+        object: made,
+        values: matched.values,
+        ...this.#statesOf(into, String(made.id)),
+      },
+      heard,
+    );
+    await this.#settle(into, true, heard);
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, this.#shown(resource, made));
   }
@@ -750,7 +793,7 @@ export class TwinEngine {
   async #change(
     resource: TwinResource,
     which: (stored: Stored) => boolean,
-    change: (stored: Stored) => Stored,
+    change: (stored: Stored, was: Stored) => Stored,
     limited = false,
   ): Promise<Stored | undefined> {
     return this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
@@ -758,7 +801,7 @@ export class TwinEngine {
       if (items === undefined || index === -1) return { result: undefined };
       const stored = items[index]?.value as unknown as Stored;
       if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
-      const next = change(structuredClone(stored));
+      const next = change(structuredClone(stored), stored);
       // Held to the provider's subscription limit as a create is (GitHub: 20 hooks an event), the others counted.
       const over = limited ? this.#subscriptionLimit(resource, items, stored.scope, next.object, index) : undefined;
       if (over !== undefined) throw new Refusal(over);
@@ -776,23 +819,26 @@ export class TwinEngine {
   ): Promise<TwinAnswer> {
     const fields = this.#fields(matched);
     let before: unknown;
+    let previous: Record<string, unknown> = {};
     const changed = await this.#change(
       resource,
       this.#which(matched, resource),
-      (stored) => {
+      (stored, was) => {
         before = stored.object.state;
         this.#apply(stored.object, params.body, fields);
         this.#parts.flows?.updating?.(resource.template, stored.object, before, this.#tools, params.body);
         for (const field of this.#parts.profile.timestamps.updated) {
           if (field in stored.object) stored.object[field] = this.#stamp();
         }
+        previous = previousAttributes(was.object, stored.object);
         return stored;
       },
       true,
     );
     if (changed !== undefined) {
       const object = await this.#view(resource, changed);
-      await this.#emit({ kind: 'updated', template: resource.template, object, before, values: matched.values }, heard);
+      const { template } = resource;
+      await this.#emit({ kind: 'updated', template, object, before, previous, values: matched.values }, heard);
       return this.#json(200, this.#shown(resource, object));
     }
     if (!this.#examples) throw new Refusal(this.#missing(resource, matched.values[resource.idParam] as string));
@@ -908,8 +954,8 @@ export class TwinEngine {
     const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
     const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
     const given = () => (stored === undefined ? undefined : structuredClone(stored.object));
-    const effects: FlowEffect[] = [];
-    const kit = this.#kit(effects);
+    const into = written();
+    const kit = this.#kit(into);
     let outcome: ActionOutcome | undefined = await flows.acting?.(matched, given(), params.body, kit);
     if (outcome === undefined && matched.op.action !== 'delete') {
       outcome = flows.action?.(matched, given(), params.body, kit);
@@ -918,7 +964,7 @@ export class TwinEngine {
     if ('object' in outcome) {
       const done = outcome;
       await this.#change(owner, which, (kept) => ({ ...kept, object: done.object }));
-      await this.#settle(effects, false, heard);
+      await this.#settle(into, false, heard);
       await this.#emit(
         {
           kind: 'action',
@@ -926,12 +972,14 @@ export class TwinEngine {
           object: done.object,
           before: stored?.object.status,
           values: matched.values,
+          ...(stored === undefined ? {} : { previous: previousAttributes(stored.object, done.object) }),
+          ...this.#statesOf(into, String(done.object.id)),
           ...(done.event === undefined ? {} : { extra: done.event }),
           ...(done.events === undefined ? {} : { events: done.events }),
         },
         heard,
       );
-      await this.#settle(effects, true, heard);
+      await this.#settle(into, true, heard);
     }
     if (outcome.error !== undefined) throw new Refusal(outcome.error);
     const done = outcome as { object: Record<string, unknown>; answer?: unknown };
@@ -964,7 +1012,7 @@ export class TwinEngine {
     const deliveries: DeliveryMembers[] = [];
     const keeping: KeptEvent[] = [];
     for (const type of types) {
-      const event = events.event(type, change.object, this.#tools, change);
+      const event = events.event(type, change.states?.[type] ?? change.object, this.#tools, change);
       const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
       if ('pending_webhooks' in event) event.pending_webhooks = targets.length;
       if (kept !== undefined) {

@@ -54,6 +54,12 @@ export interface FlowKit extends FlowTools {
   example(template: string): Record<string, unknown>;
   /** Records a change to another object, made once the request's own change is. */
   write(effect: FlowEffect): void;
+  /**
+   * Takes a copy of `object` as it is now for its event `type` of this request (a PaymentIntent
+   * `requires_confirmation` at its `payment_intent.created`, before a confirm moves it on): that
+   * event carries the copy, the object's other events the object as it is written.
+   */
+  snapshot(type: string, object: Record<string, unknown>): void;
 }
 
 /** An action's outcome: the object as it now is (stored when the twin holds it), or an error. */
@@ -88,6 +94,13 @@ export interface TwinChange {
   extra?: Record<string, unknown>;
   /** The event types, when the flow names them (otherwise the provider's `types`). */
   events?: string[];
+  /** The object as it was at some of its events, by type ({@link FlowKit.snapshot}); the others carry `object`. */
+  states?: Readonly<Record<string, Record<string, unknown>>>;
+  /**
+   * What an update or action changed (twin-previous.ts): the prior value of each top-level field
+   * that changed, a nested record as only its changed keys (Stripe's `previous_attributes`).
+   */
+  previous?: Record<string, unknown>;
 }
 
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
