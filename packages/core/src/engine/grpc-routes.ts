@@ -14,6 +14,7 @@ import type { RouteHit, RouteTable } from '../answer/routes/route-table.js';
 import { compileJsonTemplate, RenderBudget, renderJson, type TemplateContext } from '../answer/template.js';
 import type { GrpcAnswer, GrpcAnswerMessage } from '../api/answer-grpc.js';
 import { grpcCodeOf } from '../api/answer-grpc.js';
+import { rateLimitHeaders } from '../api/rate-limit-headers.js';
 import type { Route, RouteAnswer } from '../api/route.js';
 import type { States } from '../api/state-json.js';
 import type { GrpcCallInfo, GrpcOut, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
@@ -25,7 +26,7 @@ import type { GrpcCallLimits } from './grpc-catalog.js';
 import { gateGrpcCall, mayGate, replyOfVerdict } from './grpc-gate.js';
 import { queuedReply } from './grpc-queue.js';
 import type { PipelineParts } from './pipeline/exchange.js';
-import { rateLimitHeaders, refusedAnswer } from './pipeline/rate-limit-answers.js';
+import { refusedAnswer } from './pipeline/rate-limit-answers.js';
 import { takeToken } from './pipeline/rate-limit-step.js';
 import { checkRoom, keptMoving, MAX_MOVES, pick, scheduleLater, splitMove } from './pipeline/state-moves.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openAiDuration } from './pipeline/rate-limit-answers.js';
+import { openAiDuration } from '../api/rate-limit-headers.js';
 import { type BucketTake, RateBuckets } from './rate-buckets.js';
 
 /** A take in this process: answered at once. */

@@ -1,7 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { etagMatches } from '../codec/etag.js';
 import { createApp, gzipEncoder } from '../index.js';
-import { chooseEncoding, etagMatches } from './api-encoding.js';
+import { chooseEncoding } from './api-encoding.js';
 
 const BIG = { text: 'x'.repeat(4000) };
 

@@ -10,7 +10,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { BODILESS_STATUS } from '../answer/read-response.js';
-import { toBase64Url } from '../codec/base64.js';
+import { etagMatches, weakEtag } from '../codec/etag.js';
 
 /** Compresses a whole answer body. */
 export type Encoder = (bytes: Uint8Array) => Promise<Uint8Array>;
@@ -56,22 +56,6 @@ export function chooseEncoding(
   if (offered.br && accepted.has('br')) return 'br';
   if (offered.gzip && (accepted.has('gzip') || accepted.has('x-gzip'))) return 'gzip';
   return undefined;
-}
-
-/** Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for GET). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const opaque = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === opaque;
-  });
-}
-
-/** A weak validator for a JSON text: the first 128 bits of its SHA-256. */
-export async function weakEtag(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return `W/"${toBase64Url(digest.subarray(0, 16))}"`;
 }
 
 function addVary(headers: Headers, value: string): void {

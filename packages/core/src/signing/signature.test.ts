@@ -228,13 +228,20 @@ describe('github', () => {
       secret: GITHUB_SECRET,
       body: new TextEncoder().encode('Hello, World!'),
     });
-    expect(headers).toEqual({ 'x-hub-signature-256': documented });
+    // And the SHA-1 X-Hub-Signature GitHub still sends beside it.
+    const sha1 = createHmac('sha1', GITHUB_SECRET).update('Hello, World!').digest('hex');
+    expect(sha1).toBe('01dc10d0c83e72ed246219cdd91669667fe2ca59');
+    expect(headers).toEqual({ 'x-hub-signature-256': documented, 'x-hub-signature': `sha1=${sha1}` });
   });
 
   it('signs exactly as @octokit/webhooks-methods does, and it accepts it', async () => {
     expect(await octokitSign(GITHUB_SECRET, TEXT)).toBe(GITHUB_SIG);
     const headers = await signWebhook({ scheme: 'github', secret: GITHUB_SECRET, body: BODY, id: 'delivery-1' });
-    expect(headers).toEqual({ 'x-hub-signature-256': GITHUB_SIG, 'x-github-delivery': 'delivery-1' });
+    expect(headers).toEqual({
+      'x-hub-signature-256': GITHUB_SIG,
+      'x-hub-signature': `sha1=${createHmac('sha1', GITHUB_SECRET).update(BODY).digest('hex')}`,
+      'x-github-delivery': 'delivery-1',
+    });
     expect(await octokitVerify(GITHUB_SECRET, TEXT, headers['x-hub-signature-256'] as string)).toBe(true);
     expect(await octokitVerify('another', TEXT, headers['x-hub-signature-256'] as string)).toBe(false);
   });

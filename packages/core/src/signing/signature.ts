@@ -149,8 +149,10 @@ export async function signWebhook(options: SignOptions): Promise<Record<string, 
       return { 'stripe-signature': `t=${timestamp},v1=${toHex(mac)}` };
     }
     case 'github': {
+      // GitHub still sends the SHA-1 `X-Hub-Signature` beside it, for the integrations that read it.
       const headers: Record<string, string> = {
         'x-hub-signature-256': `sha256=${toHex(await hmac('sha256', key, body))}`,
+        'x-hub-signature': `sha1=${toHex(await hmac('sha1', key, body))}`,
       };
       if (options.id !== undefined) headers['x-github-delivery'] = options.id;
       return headers;

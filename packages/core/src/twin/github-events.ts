@@ -5,8 +5,10 @@
  * `label` created/edited/deleted — with the keys `@octokit/webhooks-examples`
  * shows for it (`action`, the object, `repository`, `sender`), to every active
  * hook of the repository (`POST /repos/{owner}/{repo}/hooks`, `config.url`,
- * `config.secret`, `events` or `*`), with `X-GitHub-Event`, and signed by the
- * delivery engine's `github` scheme (`X-Hub-Signature-256`, `X-GitHub-Delivery`).
+ * `config.secret`, `events` or `*`), and a new hook its `ping`; each delivery with
+ * GitHub's headers (`X-GitHub-Event`, `X-GitHub-Hook-ID`,
+ * `X-GitHub-Hook-Installation-Target-Type` and `-ID`, Hookshot's `User-Agent`), signed by the
+ * delivery engine's `github` scheme (`X-Hub-Signature-256`, `X-Hub-Signature`, `X-GitHub-Delivery`).
  *
  * @module
  */
@@ -40,9 +42,41 @@ function updateAction(event: string, change: TwinChange): string {
   return 'reopened';
 }
 
-/** The types (`issues.opened`) of the events a change emits. */
+/** Hookshot's user agent, as a delivery from GitHub names it (the hex its build's). */
+const HOOKSHOT = 'GitHub-Hookshot/6d0c7e2';
+
+/** GitHub's zen, one line of which a `ping` carries. */
+const ZEN = [
+  'Design for failure.',
+  'Keep it logically awesome.',
+  'Speak like a human.',
+  'Favor focus over features.',
+  'Avoid administrative distraction.',
+  'Mind your words, they are important.',
+  'Non-blocking is better than blocking.',
+  'Encourage flow.',
+  'Anything added dilutes everything else.',
+  'Approachable is better than simple.',
+  'Practicality beats purity.',
+  'Half measures are as bad as nothing at all.',
+  "It's not fully shipped until it's fast.",
+  'Responsive is better than fast.',
+];
+
+/** A hook as GitHub answers and sends it: its `config.secret` masked (kept whole for signing). */
+export function maskedHook(hook: Record<string, unknown>): Record<string, unknown> {
+  const config = hook.config;
+  if (typeof config !== 'object' || config === null || (config as Record<string, unknown>).secret === undefined) {
+    return hook;
+  }
+  return { ...hook, config: { ...config, secret: '********' } };
+}
+
+/** The types (`issues.opened`) of the events a change emits (a new hook's: its `ping`). */
 export function githubEventTypes(change: TwinChange): string[] {
-  const event = EVENT_OF[change.template.split('/').at(-1) ?? ''];
+  const last = change.template.split('/').at(-1) ?? '';
+  if (last === 'hooks') return change.kind === 'created' ? ['ping'] : [];
+  const event = EVENT_OF[last];
   if (event === undefined) return [];
   switch (change.kind) {
     case 'created':
@@ -80,13 +114,19 @@ export function githubEvent(
 ): Record<string, unknown> {
   const [event = '', action = ''] = type.split('.');
   const values = change?.values ?? {};
+  const repository = repositoryOf(values.owner ?? 'octocat', values.repo ?? 'hello-world');
+  if (event === 'ping') {
+    const id = Number(object.id) || 0;
+    const zen = ZEN[id % ZEN.length];
+    return { zen, hook_id: object.id, hook: maskedHook(object), repository, sender: GITHUB_USER };
+  }
   const payload: Record<string, unknown> = { action };
   if (event === 'pull_request') payload.number = object.number;
   payload[MEMBER_OF[event] ?? event] = object;
   if (event === 'issue_comment') payload.issue = { number: Number(values.issue_number) || null };
   if (action === 'edited') payload.changes = {};
   Object.assign(payload, change?.extra ?? {});
-  payload.repository = repositoryOf(values.owner ?? 'octocat', values.repo ?? 'hello-world');
+  payload.repository = repository;
   payload.sender = GITHUB_USER;
   // No `installation`: GitHub adds it to an App's deliveries, never to a repository hook's.
   // The event's id is the delivery's (`X-GitHub-Delivery`); kept out of the payload.
@@ -94,10 +134,14 @@ export function githubEvent(
   return payload;
 }
 
-/** Whether a repository hook takes events of `type` (`issues.opened` by `issues` or `*`). */
-export function githubSubscribes(hook: Record<string, unknown>, type: string): boolean {
+/**
+ * Whether a repository hook takes `event` of `type` (`issues.opened` by `issues` or `*`); a
+ * `ping` goes to the hook it names alone, whatever its events.
+ */
+export function githubSubscribes(hook: Record<string, unknown>, type: string, event: Record<string, unknown>): boolean {
   const { url } = githubTarget(hook);
   if (hook.active === false || typeof url !== 'string') return false;
+  if (type === 'ping') return event.hook_id === hook.id;
   const events = Array.isArray(hook.events) ? hook.events : ['push'];
   return events.includes('*') || events.includes(type.split('.')[0]);
 }
@@ -161,16 +205,29 @@ export function validationFailed(code: string, errors: Record<string, unknown>[]
   return { status: 422, type: 'invalid_request_error', code, message: 'Validation Failed', extra: { errors } };
 }
 
-/** A hook's receiver and secret, from its `config`. */
-export function githubTarget(hook: Record<string, unknown>): { url: unknown; secret: unknown } {
+/** A hook's receiver and secret, from its `config`, and its id, which each delivery to it names. */
+export function githubTarget(hook: Record<string, unknown>): {
+  url: unknown;
+  secret: unknown;
+  headers: Record<string, string>;
+} {
   const config = (typeof hook.config === 'object' && hook.config !== null ? hook.config : {}) as Record<
     string,
     unknown
   >;
-  return { url: config.url, secret: config.secret ?? '' };
+  return { url: config.url, secret: config.secret ?? '', headers: { 'x-github-hook-id': String(hook.id) } };
 }
 
-/** The headers of a delivery of `type`. */
-export function githubHeaders(type: string): Record<string, string> {
-  return { 'x-github-event': type.split('.')[0] ?? type, 'x-github-hook-installation-target-type': 'repository' };
+/**
+ * The headers of a delivery of `type` about `event` besides its signature and `X-GitHub-Delivery`
+ * (the `github` scheme's): the event, the repository it installs on (`event`'s), Hookshot's agent.
+ */
+export function githubHeaders(type: string, event?: Record<string, unknown>): Record<string, string> {
+  const repository = event?.repository as Record<string, unknown> | undefined;
+  return {
+    'x-github-event': type.split('.')[0] ?? type,
+    'x-github-hook-installation-target-type': 'repository',
+    ...(repository?.id === undefined ? {} : { 'x-github-hook-installation-target-id': String(repository.id) }),
+    'user-agent': HOOKSHOT,
+  };
 }

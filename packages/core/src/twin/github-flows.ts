@@ -3,7 +3,7 @@
  * requests as GitHub answers and lists them (github-issues.ts, github-lists.ts),
  * the labels of an issue at `…/issues/{issue_number}/labels` (adding one emits
  * `issues.labeled`, removing one `issues.unlabeled`), and every change emits GitHub's webhook event
- * to the repository's hooks (github-events.ts); a hook's `config.secret` is
+ * to the repository's hooks (github-events.ts), a new hook its `ping`; a hook's `config.secret` is
  * answered masked (`********`), as GitHub answers it.
  *
  * @module
@@ -17,6 +17,7 @@ import {
   hookEventsEdited,
   hookLimit,
   hookUrlRefused,
+  maskedHook,
   validationFailed,
 } from './github-events.js';
 import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
@@ -65,10 +66,7 @@ function created(template: string, object: Record<string, unknown>, sent: Record
 
 /** A hook as GitHub answers it: its `config.secret` masked (kept whole for signing). */
 function shown(template: string, object: Record<string, unknown>): Record<string, unknown> {
-  const config = object.config;
-  if (!template.endsWith('/hooks') || typeof config !== 'object' || config === null) return object;
-  if ((config as Record<string, unknown>).secret === undefined) return object;
-  return { ...object, config: { ...config, secret: '********' } };
+  return template.endsWith('/hooks') ? maskedHook(object) : object;
 }
 
 export const githubFlows: TwinFlows = {

@@ -18,6 +18,7 @@ import { type Item, itemOf } from '../collections/item.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
+import { conditional } from './twin-conditional.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
 import { checkExpand, ExpandProblem, expandAnswer } from './twin-expand.js';
 import type {
@@ -34,11 +35,12 @@ import { IdempotencyKeys, rolling } from './twin-idempotency.js';
 import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import type { DeliveryMembers, Handed } from './twin-outbox.js';
-import { type KeptChange, type KeptEvent, keepChange, keptChanges } from './twin-outbox-kept.js';
+import { type KeptChange, type KeptEvent, type KeptTarget, keepChange, keptChanges } from './twin-outbox-kept.js';
 import { previousAttributes } from './twin-previous.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
+import { TwinRates } from './twin-rate-limit.js';
 import { counted, counts, keyFieldOf, type Related, sharing, withMembers } from './twin-related.js';
-import { keyed, stamped, withErrorMembers } from './twin-request-ids.js';
+import { keyed, requestId, stamped, withErrorMembers } from './twin-request-ids.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 import type { TwinUnseen } from './twin-setting.js';
 
@@ -146,11 +148,15 @@ export class TwinEngine {
   readonly #parts: TwinParts;
   readonly #keys: IdempotencyKeys;
   readonly #tools: FlowTools;
+  /** The profile's own rate limit, counted per token (`undefined`: none). */
+  readonly #rates: TwinRates | undefined;
 
   constructor(parts: TwinParts) {
     this.#parts = parts;
     this.#keys = new IdempotencyKeys(parts.collections, parts.name, parts.limits);
     this.#tools = { now: parts.now, newId: (prefix) => this.#newId(prefix) };
+    const limit = parts.profile.rateLimit;
+    this.#rates = limit === undefined ? undefined : new TwinRates(limit);
   }
 
   /** Whether what the twin never made answers from the document's examples (`unseen: "examples"`). */
@@ -192,14 +198,12 @@ export class TwinEngine {
   }
 
   /** Hands one event to the delivery engine for one receiver; its refusal (a host not allowed) is the caller's. */
-  async deliverOne(
-    target: { url: unknown; secret: unknown },
-    type: string,
-    event: Record<string, unknown>,
-  ): Promise<unknown> {
+  async deliverOne(target: KeptTarget, type: string, event: Record<string, unknown>): Promise<unknown> {
     const events = this.#parts.flows?.events;
     if (this.#parts.deliver === undefined || events === undefined) return undefined;
-    return this.#parts.deliver(deliveryMembers(target, JSON.stringify(event), events.scheme, events.headers?.(type)));
+    return this.#parts.deliver(
+      deliveryMembers(target, JSON.stringify(event), events.scheme, events.headers?.(type, event)),
+    );
   }
 
   /**
@@ -233,7 +237,8 @@ export class TwinEngine {
                     'TWIN_EVENT_GONE',
                     `event ${event.id} (${event.type}) left the twin's events (the newest ${MAX_OBJECTS} are kept; a reset or delete empties them) before the daemon, stopped meanwhile, handed its delivery to ${String(target.url)} to the delivery engine; it is not sent. Send it again with \`mockpoint trigger\`, or stop the daemon gracefully (SIGTERM), which hands everything off first`,
                   )
-                : deliveryMembers(target, data, events.scheme, events.headers?.(event.type)),
+                : // An event kept before its headers were: the type's alone.
+                  deliveryMembers(target, data, events.scheme, event.headers ?? events.headers?.(event.type)),
             );
           }
         }
@@ -277,9 +282,28 @@ export class TwinEngine {
     }
   }
 
+  /**
+   * The answer to `request` with the headers every answer of the profile carries: its request
+   * id, its rate limit's (a request past it refused), a `GET`'s `ETag` (`304` when it matches).
+   */
   async #handle(request: TwinRequest): Promise<TwinAnswer> {
+    const { profile } = this.#parts;
+    const ids = profile.requestIds;
+    const id = ids === undefined ? undefined : requestId(ids, (prefix, length) => this.#newId(prefix, length));
+    const rates = this.#rates;
+    const taken = rates?.take(credentialOf(request), this.#parts.now());
+    let answer =
+      rates !== undefined && taken?.allowed === false
+        ? this.#stamped(this.#error(rates.refusal(taken)), id)
+        : await this.#answered(request, id);
+    if (profile.etag) answer = await conditional(answer, request.method, request.header('if-none-match'));
+    if (rates === undefined || taken === undefined) return answer;
+    const counted = answer.status === 304 ? rates.giveBack(taken) : taken;
+    return { ...answer, headers: { ...answer.headers, ...rates.headers(counted) } };
+  }
+
+  async #answered(request: TwinRequest, id: string | undefined): Promise<TwinAnswer> {
     const ids = this.#parts.profile.requestIds;
-    const id = ids === undefined ? undefined : this.#newId(ids.prefix, ids.length);
     try {
       this.#checkAuth(request);
       const matched = this.#parts.model.match(request.method, request.path);
@@ -1013,7 +1037,9 @@ export class TwinEngine {
     const keeping: KeptEvent[] = [];
     for (const type of types) {
       const event = events.event(type, change.states?.[type] ?? change.object, this.#tools, change);
-      const targets = endpoints.map((item) => item.object).filter((endpoint) => events.subscribes(endpoint, type));
+      const targets = endpoints
+        .map((item) => item.object)
+        .filter((endpoint) => events.subscribes(endpoint, type, event));
       if ('pending_webhooks' in event) event.pending_webhooks = targets.length;
       if (kept !== undefined) {
         const stored: Stored = { id: String(event.id), scope: '', deleted: false, object: event };
@@ -1027,9 +1053,16 @@ export class TwinEngine {
         const to = targets.map(
           (endpoint) => events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret },
         );
-        for (const target of to) deliveries.push(deliveryMembers(target, data, events.scheme, events.headers?.(type)));
+        const headers = events.headers?.(type, event);
+        for (const target of to) deliveries.push(deliveryMembers(target, data, events.scheme, headers));
         // An event the twin keeps is referred to by its id; one it keeps nowhere (GitHub's) is kept whole.
-        keeping.push({ id: String(event.id), type, to, ...(kept === undefined ? { data } : {}) });
+        keeping.push({
+          id: String(event.id),
+          type,
+          to,
+          ...(headers === undefined ? {} : { headers }),
+          ...(kept === undefined ? { data } : {}),
+        });
       }
       heard?.(type, event);
     }
@@ -1062,9 +1095,12 @@ export class TwinEngine {
   }
 }
 
-/** A delivery of `event` to `target` (`POST /api/deliveries`'s members as JSON texts), signed by `scheme`, retried. */
+/**
+ * A delivery of `event` to `target` (`POST /api/deliveries`'s members as JSON texts), signed by
+ * `scheme`, retried, with the event's `headers` and the receiver's own (GitHub's `X-GitHub-Hook-ID`).
+ */
 function deliveryMembers(
-  target: { url: unknown; secret: unknown },
+  target: KeptTarget,
   data: string,
   scheme: string,
   headers: Record<string, string> | undefined,
@@ -1075,7 +1111,8 @@ function deliveryMembers(
     ['sign', JSON.stringify({ scheme, secret: target.secret })],
     ['retry', JSON.stringify('standard')],
   ]);
-  if (headers !== undefined) members.set('headers', JSON.stringify(headers));
+  const all = { ...headers, ...target.headers };
+  if (Object.keys(all).length > 0) members.set('headers', JSON.stringify(all));
   return members;
 }
 
@@ -1114,6 +1151,11 @@ function nextNumber(items: readonly { value: unknown }[] | undefined, scope?: st
 function sameKey(value: unknown, scope: string, key: string): boolean {
   const stored = value as Stored;
   return !stored.deleted && stored.scope === scope && stored.id === key;
+}
+
+/** The credential of a request's `Authorization` (its last word): what a rate limit counts by. */
+function credentialOf(request: TwinRequest): string {
+  return (request.header('authorization') ?? '').trim().split(/\s+/).at(-1) ?? '';
 }
 
 function atobSafe(text: string): string {

@@ -113,11 +113,18 @@ export interface TwinEvents {
   scheme: 'stripe' | 'github' | 'standard';
   types(change: TwinChange): string[];
   event(type: string, object: Record<string, unknown>, tools: FlowTools, change?: TwinChange): Record<string, unknown>;
-  subscribes(endpoint: Record<string, unknown>, type: string): boolean;
-  /** Where a subscriber takes deliveries and its secret. @default the endpoint's `url` and `secret` */
-  target?(endpoint: Record<string, unknown>): { url: unknown; secret: unknown };
-  /** Headers a delivery of `type` carries besides its signature (GitHub's `X-GitHub-Event`). */
-  headers?(type: string): Record<string, string>;
+  /** Whether `endpoint` takes `event`, of `type` (GitHub's `ping` goes to the new hook alone). */
+  subscribes(endpoint: Record<string, unknown>, type: string, event: Record<string, unknown>): boolean;
+  /**
+   * Where a subscriber takes deliveries, its secret, and headers its deliveries carry of it
+   * (GitHub's `X-GitHub-Hook-ID`). @default the endpoint's `url` and `secret`
+   */
+  target?(endpoint: Record<string, unknown>): { url: unknown; secret: unknown; headers?: Record<string, string> };
+  /**
+   * Headers a delivery of `type` carries besides its signature (GitHub's `X-GitHub-Event`, its
+   * repository's id, Hookshot's user agent); `event` absent for one kept before they were.
+   */
+  headers?(type: string, event?: Record<string, unknown>): Record<string, string>;
   /**
    * Refuses one more subscription past the provider's limit (Stripe: 16 webhook endpoints an
    * account; GitHub: 20 hooks an event of a repository), `live` being the subscriptions not

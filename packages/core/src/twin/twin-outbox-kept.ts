@@ -25,6 +25,8 @@ export const OUTBOX = '_outbox';
 export interface KeptTarget {
   url: unknown;
   secret: unknown;
+  /** Headers its deliveries carry of it (GitHub's `X-GitHub-Hook-ID`). */
+  headers?: Record<string, string>;
 }
 
 /** One event of a change and the receivers it goes to. */
@@ -33,6 +35,8 @@ export interface KeptEvent {
   id: string;
   type: string;
   to: KeptTarget[];
+  /** The headers its deliveries carry of it (GitHub's `X-GitHub-Event`, its repository's id). */
+  headers?: Record<string, string>;
   /** The event's text, when the twin keeps no events collection (GitHub's). */
   data?: string;
 }

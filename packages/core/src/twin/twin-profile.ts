@@ -9,6 +9,7 @@
  * @module
  */
 import { z } from 'zod';
+import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_MS, RATE_LIMIT_STYLES, windowMs } from '../api/rate-limit.js';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { MockpointError } from '../registry/errors.js';
 
@@ -143,9 +144,39 @@ const profileSchemas = onFirstUse(() => {
           prefix: z.string().max(32).default('req_'),
           length: z.number().int().min(8).max(64).default(14),
           original: z.string().min(1).max(64).optional(),
+          /**
+           * Ids of groups of random upper-case hex digits joined by `:`, of these lengths, instead of
+           * `prefix` and `length` (GitHub's `X-GitHub-Request-Id: C0DE:1A2B:3C4D5E:6F7A8B:65F0A1B2`).
+           */
+          hexGroups: z.array(z.number().int().min(1).max(16)).min(1).max(8).optional(),
         })
         .strict()
         .optional(),
+      /**
+       * The provider's own rate limit (GitHub's 5,000 requests an hour a token): each token's
+       * requests counted in the daemon's memory in fixed windows of `per`, every answer carrying
+       * the headers of `style` (api/rate-limit.ts), a request past `limit` refused with `status`
+       * until the window ends. @default no limit
+       */
+      rateLimit: z
+        .object({
+          limit: z.number().int().min(1).max(MAX_RATE_LIMIT),
+          per: z
+            .string()
+            .max(32)
+            .refine((per) => (windowMs(per) ?? 0) >= 1000 && (windowMs(per) ?? 0) <= MAX_RATE_WINDOW_MS, {
+              message: 'a duration from 1s to 31d, such as "1h"',
+            }),
+          style: z.enum(RATE_LIMIT_STYLES).default('ietf'),
+          status: z.union([z.literal(403), z.literal(429)]).default(429),
+        })
+        .strict()
+        .optional(),
+      /**
+       * A strong `ETag` on every `200` answer to a `GET`, and `304 Not Modified` (no body) when
+       * the request's `If-None-Match` names it (GitHub's conditional requests). @default false
+       */
+      etag: z.boolean().default(false),
       /**
        * Fields a new object holds as `{}` where the document's example leaves them out or `null`
        * (Stripe's `metadata`), on every object whose schema has them.

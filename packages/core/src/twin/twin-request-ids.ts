@@ -4,7 +4,8 @@
  * `err.requestId`), and an error carries the members the provider's flows add about its request
  * (Stripe's `doc_url` and `request_log_url`). An idempotent replay is the kept answer, body and all,
  * under a new id, with `original` naming the request that first used the key: a replay Stripe
- * recorded answers `Request-Id: req_8nO7…` with `Original-Request: req_EOTu…`.
+ * recorded answers `Request-Id: req_8nO7…` with `Original-Request: req_EOTu…`. GitHub's is
+ * `X-GitHub-Request-Id`, in groups of hex digits.
  *
  * @module
  */
@@ -16,6 +17,21 @@ type RequestIds = NonNullable<TwinProfile['requestIds']>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A new request id in the profile's form: its `hexGroups` of random upper-case hex digits joined
+ * by `:` (GitHub's `C0DE:1A2B:3C4D5E:6F7A8B:65F0A1B2`), else `prefixed` (its `prefix` and `length`).
+ */
+export function requestId(ids: RequestIds, prefixed: (prefix: string, length: number) => string): string {
+  if (ids.hexGroups === undefined) return prefixed(ids.prefix, ids.length);
+  const groups = ids.hexGroups.map((length) => {
+    const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(length / 2)));
+    let hex = '';
+    for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+    return hex.slice(0, length).toUpperCase();
+  });
+  return groups.join(':');
 }
 
 /** `body` with `members` added to its error object: its `error` member where it has one, else the body. */

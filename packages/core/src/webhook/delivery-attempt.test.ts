@@ -4,7 +4,7 @@
 // only 2 or 4 of them (the rest are dropped by a decoder), so changing it could
 // leave the MAC as it was. Checked over many random bodies for every scheme,
 // hash and encoding, by the module's verifier.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DeliverySign } from '../api/delivery-json.js';
 import { toBase64 } from '../codec/base64.js';
@@ -67,5 +67,17 @@ describe('tamper: "signature" never sends a valid signature', () => {
       statuses.add((await verifier.verify(header, body, Math.floor(nowMs / 1000))).status);
     }
     expect([...statuses]).toEqual(['invalid']);
+  });
+
+  it('github: the SHA-1 X-Hub-Signature sent beside the SHA-256 one is wrong too', async () => {
+    const sign = SIGNS.github as DeliverySign;
+    for (let i = 0; i < 50; i++) {
+      const body = randomBytes(1 + i);
+      const { headers } = await buildSend(delivery(sign, body), 'signature', 0);
+      const right = `sha1=${createHmac('sha1', TEXT).update(body).digest('hex')}`;
+      expect((await buildSend(delivery(sign, body), undefined, 0)).headers['x-hub-signature']).toBe(right);
+      expect(headers['x-hub-signature']).toMatch(/^sha1=[0-9a-f]{40}$/);
+      expect(headers['x-hub-signature']).not.toBe(right);
+    }
   });
 });

@@ -81,6 +81,9 @@ export async function buildSend(
   if (tamper === 'signature') {
     const name = signatureHeader(delivery);
     headers[name] = changeOneCharacter(headers[name] as string);
+    // GitHub's SHA-1 signature beside its SHA-256 one is wrong too: no header of the send verifies.
+    const sha1 = headers['x-hub-signature'];
+    if (sign.scheme === 'github' && sha1 !== undefined) headers['x-hub-signature'] = changeOneCharacter(sha1);
   }
   // Changed after signing: one space appended, the same JSON to a parser but other bytes.
   const sent = tamper === 'body' ? new Uint8Array([...body, ...utf8Bytes(' ')]) : body;

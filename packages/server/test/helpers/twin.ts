@@ -153,11 +153,12 @@ export async function hookReceiver(): Promise<{
 
 /**
  * The keys every example of `@octokit/webhooks-examples` has for an event and action (for an
- * action it has no example of, `issues.closed`, those of the event's `opened`).
+ * action it has no example of, `issues.closed`, those of the event's `opened`; none for an event
+ * without actions, `ping`).
  */
-export function exampleKeys(event: string, action: string): string[] {
+export function exampleKeys(event: string, action?: string): string[] {
   const found = (examples as { name: string; examples: Record<string, unknown>[] }[]).find((e) => e.name === event);
-  const of = (wanted: string) => (found?.examples ?? []).filter((example) => example.action === wanted);
+  const of = (wanted: string | undefined) => (found?.examples ?? []).filter((example) => example.action === wanted);
   const payloads = of(action).length > 0 ? of(action) : of('opened');
   expect(payloads.length, `${event}.${action}`).toBeGreaterThan(0);
   // `installation` is an App's: a repository hook's deliveries never carry it.

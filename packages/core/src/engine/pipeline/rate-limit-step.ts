@@ -16,10 +16,11 @@
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { type RateLimitStyle, type RouteRateLimit, windowMs } from '../../api/rate-limit.js';
+import { rateLimitHeaders } from '../../api/rate-limit-headers.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import type { BucketTake, RateBuckets } from '../rate-buckets.js';
 import type { Exchange } from './exchange.js';
-import { rateLimitHeaders, refusedAnswer } from './rate-limit-answers.js';
+import { refusedAnswer } from './rate-limit-answers.js';
 import { routeStep } from './route-step.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
 
