@@ -150,7 +150,10 @@ describe('the event frame encoder', () => {
           );
           expect(ours).toEqual(codec.encode({ headers: sdkHeaders, body: payload }));
           const back = codec.decode(ours);
-          expect(back.headers).toEqual(sdkHeaders);
+          // The SDK's decoder assigns each header, so one named `__proto__` sets its result's
+          // prototype rather than a member: compare the others (the bytes above hold them all).
+          const { __proto__: _dropped, ...others } = sdkHeaders as Record<string, unknown>;
+          expect({ ...back.headers }).toEqual(Object.hasOwn(sdkHeaders, '__proto__') ? others : sdkHeaders);
           expect(back.body).toEqual(payload);
         },
       ),
