@@ -119,6 +119,11 @@ describe("the GitHub twin's headers", () => {
     // Another token is not refused.
     const other = new Octokit({ auth: 'ghp_else', baseUrl: root, log });
     expect((await other.rest.issues.listForRepo(repo)).status).toBe(200);
+    // Long tokens are counted apart too (the twin keeps a bounded key of each), past their shared start.
+    const long = (tail: string) => new Octokit({ auth: `ghp_${'x'.repeat(5_000)}${tail}`, baseUrl: root, log });
+    for (let i = 0; i < 3; i++) await long('a').rest.issues.listForRepo(repo);
+    expect((await refusal(long('a').rest.issues.listForRepo(repo))).status).toBe(403);
+    expect((await long('b').rest.issues.listForRepo(repo)).headers['x-ratelimit-used']).toBe('1');
     // The twin's clock past the window's end: a new window.
     await requestJson(`${daemon.url}/api/clock`, { method: 'PUT', body: { advance: '1h' } });
     const next = await octokit.rest.issues.listForRepo(repo);

@@ -15,6 +15,7 @@
 import { type CollectionLimits, checkCollectionSize } from '../collections/collection-input.js';
 import type { CollectionStore, Collections } from '../collections/collection-store.js';
 import { type Item, itemOf } from '../collections/item.js';
+import { seedOf } from '../random/seeded-random.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
@@ -1154,8 +1155,14 @@ function sameKey(value: unknown, scope: string, key: string): boolean {
 }
 
 /** The credential of a request's `Authorization` (its last word): what a rate limit counts by. */
+/** Longest credential a twin's rate limit counts by as it is; a longer one by its start, length and hash. */
+const CREDENTIAL_KEY_CHARS = 200;
+
+/** The token a request's rate limit counts by: bounded, so that 10,000 long tokens stay small. */
 function credentialOf(request: TwinRequest): string {
-  return (request.header('authorization') ?? '').trim().split(/\s+/).at(-1) ?? '';
+  const token = (request.header('authorization') ?? '').trim().split(/\s+/).at(-1) ?? '';
+  if (token.length <= CREDENTIAL_KEY_CHARS) return token;
+  return `${token.slice(0, 100)}\u2026${token.length}:${seedOf(token).toString(16)}`;
 }
 
 function atobSafe(text: string): string {
