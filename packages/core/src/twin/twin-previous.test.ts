@@ -26,4 +26,12 @@ describe("what a change changed, as Stripe's previous_attributes", () => {
   it('is empty when nothing changed', () => {
     expect(previousAttributes({ a: 1, b: { c: [1] } }, { a: 1, b: { c: [1] } })).toEqual({});
   });
+
+  it('keeps a field named __proto__ as a member, as JSON parsed it', () => {
+    const was = JSON.parse('{"metadata":{"__proto__":"a"},"__proto__":{"x":1}}') as Record<string, unknown>;
+    const now = JSON.parse('{"metadata":{"__proto__":"b"},"__proto__":{"x":2}}') as Record<string, unknown>;
+    const previous = previousAttributes(was, now);
+    expect(JSON.stringify(previous)).toBe('{"metadata":{"__proto__":"a"},"__proto__":{"x":1}}');
+    expect(Object.getPrototypeOf(previous)).toBe(Object.prototype);
+  });
 });

@@ -30,6 +30,11 @@ function same(a: unknown, b: unknown, depth = 0): boolean {
   return keys.every((key) => Object.hasOwn(b, key) && same((a as Obj)[key], (b as Obj)[key], depth + 1));
 }
 
+/** Sets `key` as an own member, `__proto__` too (a stored object parsed from JSON may have one). */
+function put(target: Obj, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The prior values of what changed from `was` to `now`; `{}` when nothing did. */
 export function previousAttributes(was: Obj, now: Obj, depth = 0): Obj {
   const previous: Obj = {};
@@ -38,9 +43,9 @@ export function previousAttributes(was: Obj, now: Obj, depth = 0): Obj {
     const after = now[key];
     if (isRecord(before) && isRecord(after) && depth < MAX_DEPTH) {
       const inner = previousAttributes(before, after, depth + 1);
-      if (Object.keys(inner).length > 0) previous[key] = inner;
+      if (Object.keys(inner).length > 0) put(previous, key, inner);
     } else if (!same(before, after, depth)) {
-      previous[key] = before ?? null;
+      put(previous, key, before ?? null);
     }
   }
   return previous;
