@@ -3,7 +3,9 @@
 // Idempotency-Key values — with random code points, sent to the Stripe twin of the built daemon
 // on 127.0.0.1, and label names, issue titles and labels sent to the GitHub twin: every request
 // is answered below 500 with JSON, a refusal's message stays bounded, a customer's fields and a
-// label's name come back exactly as they were sent, and /api/health answers after.
+// label's name come back exactly as they were sent, and /api/health answers after; saved cards
+// (payment methods, attach, SetupIntents and PaymentIntents with random methods) and GitHub's
+// rate-limit tokens and If-None-Match values reach the twins as random Latin-1 text too.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
@@ -230,3 +232,97 @@ it(`reaches search, expand[] and the body readers with ${CASES} random queries, 
 function pick2<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)] as T;
 }
+
+/** A header value of random Latin-1 text (the bytes a header can carry; anything else as `?`). */
+function headerText(random: () => number, most: number): string {
+  return randomText(random, 1 + Math.floor(random() * most)).replace(/[^\x21-\x7e\xa1-\xff]/g, '?');
+}
+
+it('answers random saved-card requests to the Stripe twin and random tokens and ETags to the GitHub twin below 500', async () => {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
+  for (const provider of ['stripe', 'github']) {
+    const made = await requestJson(`${daemon.url}/api/endpoints/${provider}/twin`, {
+      method: 'PUT',
+      body: { provider },
+    });
+    expect(made.status).toBe(200);
+  }
+  const random = prng(SEED + 2);
+  const form = { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' };
+  const customer = (await (
+    await fetch(`${daemon.url}/endpoint/stripe/v1/customers`, { method: 'POST', headers: form, body: 'name=fuzz' })
+  ).json()) as { id: string };
+  const statuses = new Map<number, number>();
+  for (let i = 0; i < CASES; i++) {
+    const text = randomText(random, 1 + Math.floor(random() * 40)).replace(/[\uD800-\uDFFF]/g, '?');
+    // A known test card, one that declines, a test method name with a random tail, or random text.
+    const pick = random();
+    const method =
+      pick < 0.2
+        ? 'pm_card_visa'
+        : pick < 0.4
+          ? 'pm_card_chargeDeclinedLostCard'
+          : pick < 0.7
+            ? `pm_card_${text}`
+            : text;
+    const kind = i % 5;
+    const stripe = `${daemon.url}/endpoint/stripe/v1`;
+    const [url, init]: [string, RequestInit] =
+      kind === 0
+        ? [
+            `${stripe}/payment_methods`,
+            { method: 'POST', headers: form, body: `type=card&card[token]=${encodeURIComponent(`tok_${text}`)}` },
+          ]
+        : kind === 1
+          ? [
+              `${stripe}/payment_methods/${encodeURIComponent(method)}/attach`,
+              {
+                method: 'POST',
+                headers: form,
+                body: `customer=${random() < 0.5 ? customer.id : encodeURIComponent(text)}`,
+              },
+            ]
+          : kind === 2
+            ? [
+                `${stripe}/setup_intents`,
+                {
+                  method: 'POST',
+                  headers: form,
+                  body: `customer=${customer.id}&confirm=true&payment_method=${encodeURIComponent(method)}`,
+                },
+              ]
+            : kind === 3
+              ? [
+                  `${stripe}/payment_intents`,
+                  {
+                    method: 'POST',
+                    headers: form,
+                    body: `amount=100&currency=usd&confirm=true&payment_method=${encodeURIComponent(method)}`,
+                  },
+                ]
+              : [
+                  `${daemon.url}/endpoint/github/repos/octo/app/issues`,
+                  {
+                    headers: {
+                      authorization: `token ${headerText(random, random() < 0.1 ? 4_000 : 60)}`,
+                      'if-none-match': headerText(random, 80),
+                    },
+                  },
+                ];
+    const response = await fetch(url, init);
+    const answer = await response.text();
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    expect(
+      response.status < 500,
+      `${init.method ?? 'GET'} ${url} ${String(init.body ?? '')} → ${response.status} ${answer.slice(0, 300)}`,
+    ).toBe(true);
+    if (response.status === 304) expect(answer).toBe('');
+    else JSON.parse(answer);
+    if (kind === 4) expect(response.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+  }
+  // Saved cards, declines and refusals were all reached.
+  expect(statuses.get(200)).toBeGreaterThan(0);
+  expect(statuses.get(402)).toBeGreaterThan(0);
+  await health.check();
+});
