@@ -47,6 +47,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin flows through stripe
         ],
         success_url: 'https://example.com/success',
         client_reference_id: 'order-17',
+        customer_email: 'buyer@example.com',
         metadata: { order: '17' },
       });
       expect(session.id).toMatch(/^cs_test_/);
@@ -93,6 +94,12 @@ describe.each(['level', 'redis'] as const)('the Stripe twin flows through stripe
       ]);
       const completed = events[3]?.data.object as Stripe.Checkout.Session;
       expect(completed).toMatchObject({ id: session.id, status: 'complete', metadata: { order: '17' } });
+      // What the payer gave on the page: the prefilled email, a US card's country and postal code.
+      expect(completed.customer_details).toMatchObject({
+        email: 'buyer@example.com',
+        address: { country: 'US', postal_code: '42424' },
+        tax_exempt: 'none',
+      });
       expect(events[2]?.data.object).toMatchObject({
         object: 'charge',
         amount: 4500,

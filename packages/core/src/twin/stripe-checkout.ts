@@ -118,6 +118,21 @@ export async function creatingSession(session: Obj, sent: Obj, kit: FlowKit): Pr
   return undefined;
 }
 
+/**
+ * What the payer gave on the hosted page, as a completed session shows it: the session's
+ * `customer_email` (prefilled and kept there), and the country and postal code a US test card asks.
+ */
+function customerDetails(session: Obj): Obj {
+  return {
+    address: { city: null, country: 'US', line1: null, line2: null, postal_code: '42424', state: null },
+    email: typeof session.customer_email === 'string' ? session.customer_email : null,
+    name: null,
+    phone: null,
+    tax_exempt: 'none',
+    tax_ids: [],
+  };
+}
+
 /** The session completed as a customer paying with a test card would. */
 function complete(session: Obj, kit: FlowKit): ActionOutcome {
   if (session.status !== 'open') {
@@ -130,6 +145,7 @@ function complete(session: Obj, kit: FlowKit): ActionOutcome {
     ...session,
     status: 'complete',
     payment_status: session.mode === 'setup' ? 'no_payment_required' : 'paid',
+    customer_details: customerDetails(session),
   };
   let customer = session.customer;
   if (session.mode === 'subscription' && typeof customer !== 'string') {
