@@ -243,6 +243,11 @@ describe.each(['level', 'redis'] as const)('the Stripe twin flows through stripe
       ]);
       expect(events[0]?.data.object).toMatchObject({ object: 'charge', id: charge, amount_refunded: 500 });
       expect(events[3]?.data.object).toMatchObject({ object: 'refund', amount: 1500 });
+      // Each charge.refunded names its refunds, the newest first.
+      const refundsOf = (at: number) =>
+        (events[at]?.data.object as { refunds?: { data: { id: string }[]; total_count: number } } | undefined)?.refunds;
+      expect(refundsOf(0)?.data.map((one) => one.id)).toEqual([part.id]);
+      expect([refundsOf(2)?.data.map((one) => one.id), refundsOf(2)?.total_count]).toEqual([[rest.id, part.id], 2]);
     } finally {
       await hooks.close();
     }

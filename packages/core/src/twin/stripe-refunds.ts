@@ -78,11 +78,14 @@ export async function creatingRefund(refund: Obj, sent: Obj, kit: FlowKit): Prom
     status: 'succeeded',
   });
   const total = refunded + asked;
-  kit.write({
-    kind: 'updated',
-    template: CHARGES,
-    object: { ...charge, amount_refunded: total, refunded: total >= amount },
-    events: ['charge.refunded'],
-  });
+  const updated: Obj = { ...charge, amount_refunded: total, refunded: total >= amount };
+  // Its refunds list names this one first, as `charge.refunded` carries it (a handler reads the refund there).
+  const list = charge.refunds as Obj | undefined;
+  if (typeof list === 'object' && list !== null && Array.isArray(list.data)) {
+    const data = [{ ...refund }, ...(list.data as Obj[])].slice(0, 10);
+    const count = (Number(list.total_count) || list.data.length) + 1;
+    updated.refunds = { ...list, data, has_more: count > data.length, total_count: count };
+  }
+  kit.write({ kind: 'updated', template: CHARGES, object: updated, events: ['charge.refunded'] });
   return undefined;
 }
