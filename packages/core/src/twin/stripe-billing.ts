@@ -130,13 +130,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     current_period_start: now,
     customer: subscribing.customer,
     ended_at: null,
-    items: {
-      object: 'list',
-      data: lines,
-      has_more: false,
-      total_count: lines.length,
-      url: `/v1/subscription_items?subscription=${id}`,
-    },
+    items: itemsList(lines, id),
     latest_invoice: invoiceId,
     livemode: false,
     metadata: record(subscribing.metadata) ?? {},
@@ -272,6 +266,63 @@ export async function creatingSubscription(subscription: Obj, sent: Obj, kit: Fl
   }
   subscribe({ customer: sent.customer, items, metadata: sent.metadata }, kit, subscription, true);
   return undefined;
+}
+
+/** The list object of a subscription's items, as Stripe answers `items`. */
+function itemsList(lines: Obj[], id: string): Obj {
+  return {
+    object: 'list',
+    data: lines,
+    has_more: false,
+    total_count: lines.length,
+    url: `/v1/subscription_items?subscription=${id}`,
+  };
+}
+
+/**
+ * A Subscription's update (`POST /v1/subscriptions/{id}`) with `items`, as Stripe merges them into
+ * the items it has: `{ id, price | quantity }` changes that item, `{ price }` (or `price_data`) adds
+ * one, `{ id, deleted: true }` removes one, the others are kept; `items` stays a list.
+ */
+export async function amendingSubscription(
+  subscription: Obj,
+  sent: Obj,
+  kit: FlowKit,
+): Promise<{ sent: Obj } | { error: FlowError } | undefined> {
+  if (!Array.isArray(sent.items)) return undefined;
+  const id = String(subscription.id);
+  const lines = [...((record(subscription.items)?.data as Obj[] | undefined) ?? [])];
+  for (const [index, raw] of sent.items.slice(0, 20).entries()) {
+    const item = record(raw) ?? {};
+    const at = `items[${index}]`;
+    const given = item.price !== undefined || item.price_data !== undefined;
+    const price = given ? await priceOf(item, at, kit, true) : undefined;
+    if (price !== undefined && isFlowError(price)) return { error: price };
+    const quantity = typeof item.quantity === 'number' ? item.quantity : undefined;
+    if (typeof item.id !== 'string') {
+      if (price === undefined) return { error: missingParam(`${at}[price]`) };
+      lines.push(itemLine(price, quantity ?? 1, kit, id));
+      continue;
+    }
+    const found = lines.findIndex((line) => line.id === item.id);
+    if (found === -1) {
+      return { error: invalidRequest(`Invalid subscription_item id: ${item.id}`, `${at}[id]`) };
+    }
+    if (item.deleted === true || item.deleted === 'true') {
+      lines.splice(found, 1);
+      continue;
+    }
+    const line = lines[found] as Obj;
+    lines[found] = {
+      ...line,
+      ...(price === undefined ? {} : { price }),
+      ...(quantity === undefined ? {} : { quantity }),
+    };
+  }
+  if (lines.length === 0) {
+    return { error: invalidRequest('A subscription must have at least one item.', 'items') };
+  }
+  return { sent: { ...sent, items: itemsList(lines, id) } };
 }
 
 /** A Subscription canceled (`DELETE /v1/subscriptions/{id}`): `canceled`, ended now. */

@@ -14,7 +14,14 @@
  */
 
 import { checkAmount } from './stripe-amounts.js';
-import { canceledSubscription, createdPrice, creatingSubscription, PRICES, SUBSCRIPTIONS } from './stripe-billing.js';
+import {
+  amendingSubscription,
+  canceledSubscription,
+  createdPrice,
+  creatingSubscription,
+  PRICES,
+  SUBSCRIPTIONS,
+} from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
 import { decline } from './stripe-declines.js';
@@ -185,6 +192,8 @@ export const stripeFlows: TwinFlows = {
   creating,
   acting,
   check: checkAmount,
+  amending: (template, stored, sent, kit) =>
+    template === SUBSCRIPTIONS ? amendingSubscription(stored, sent, kit) : Promise.resolve(undefined),
   errorMembers,
   events: {
     eventsTemplate: '/v1/events',
