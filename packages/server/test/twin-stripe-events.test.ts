@@ -102,6 +102,7 @@ describe.each(['memory', 'level'] as const)('Stripe events as Stripe sends them 
         customer: customer.id,
         items: [{ price: price.id, quantity: 2 }],
         metadata: { team: 'a' },
+        default_payment_method: 'pm_card_visa',
       });
       const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string);
       expect(invoice).toMatchObject({ status: 'paid', amount_paid: 3000 });

@@ -92,4 +92,117 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
       await hooks.close();
     }
   });
+
+  it('leaves a default_incomplete subscription incomplete until its PaymentIntent is confirmed', async () => {
+    const { stripe } = await stripeTwin(store);
+    const hooks = await webhooks(stripe, [
+      'customer.subscription.created',
+      'customer.subscription.updated',
+      'invoice.finalized',
+      'invoice.paid',
+      'invoice.payment_succeeded',
+    ]);
+    try {
+      const customer = await stripe.customers.create({ email: 'guide@example.com' });
+      const price = await monthly(stripe, 1200);
+      const made = await stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        payment_behavior: 'default_incomplete',
+        payment_settings: { save_default_payment_method: 'on_subscription' },
+        expand: ['latest_invoice.payment_intent'],
+      });
+      expect(made.status).toBe('incomplete');
+      const invoice = made.latest_invoice as Stripe.Invoice;
+      expect(invoice).toMatchObject({ status: 'open', paid: false, amount_due: 1200, amount_paid: 0 });
+      const intent = invoice.payment_intent as Stripe.PaymentIntent;
+      expect(intent).toMatchObject({
+        object: 'payment_intent',
+        status: 'requires_payment_method',
+        amount: 1200,
+        invoice: invoice.id,
+      });
+      expect(intent.client_secret).toMatch(new RegExp(`^${intent.id}_secret_`));
+      const secret = await stripe.subscriptions.retrieve(made.id, { expand: ['latest_invoice.confirmation_secret'] });
+      expect((secret.latest_invoice as unknown as { confirmation_secret: unknown }).confirmation_secret).toEqual({
+        client_secret: intent.client_secret,
+        type: 'payment_intent',
+      });
+
+      const confirmed = await stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_visa' });
+      expect(confirmed.status).toBe('succeeded');
+      expect(await stripe.invoices.retrieve(invoice.id)).toMatchObject({
+        status: 'paid',
+        paid: true,
+        amount_paid: 1200,
+      });
+      expect((await stripe.subscriptions.retrieve(made.id)).status).toBe('active');
+
+      const events = await hooks.until(5);
+      expect(events.map((event) => event.type)).toEqual([
+        'customer.subscription.created',
+        'invoice.finalized',
+        'invoice.paid',
+        'invoice.payment_succeeded',
+        'customer.subscription.updated',
+      ]);
+      expect(events[0]?.data.object).toMatchObject({ status: 'incomplete' });
+      expect(events[1]?.data.object).toMatchObject({ status: 'open', paid: false });
+      expect(events[2]?.data.object).toMatchObject({ id: invoice.id, status: 'paid' });
+      expect(events[4]?.data).toMatchObject({
+        object: { id: made.id, status: 'active' },
+        previous_attributes: { status: 'incomplete' },
+      });
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it("charges the customer's default payment method, and leaves one without or declined incomplete", async () => {
+    const { stripe } = await stripeTwin(store);
+    const hooks = await webhooks(stripe, ['invoice.paid', 'invoice.payment_failed']);
+    try {
+      const price = await monthly(stripe, 800);
+      const bare = await stripe.customers.create({ email: 'bare@example.com' });
+      const none = await stripe.subscriptions.create({
+        customer: bare.id,
+        items: [{ price: price.id }],
+        expand: ['latest_invoice.payment_intent'],
+      });
+      expect(none.status).toBe('incomplete');
+      const open = none.latest_invoice as Stripe.Invoice;
+      expect(open).toMatchObject({ status: 'open', paid: false });
+      expect((open.payment_intent as Stripe.PaymentIntent).status).toBe('requires_payment_method');
+
+      const saved = await stripe.customers.create({ email: 'saved@example.com' });
+      const method = await stripe.paymentMethods.attach('pm_card_visa', { customer: saved.id });
+      await stripe.customers.update(saved.id, { invoice_settings: { default_payment_method: method.id } });
+      const charged = await stripe.subscriptions.create({
+        customer: saved.id,
+        items: [{ price: price.id }],
+        expand: ['latest_invoice'],
+      });
+      expect(charged.status).toBe('active');
+      expect(charged.latest_invoice).toMatchObject({ status: 'paid', amount_paid: 800 });
+
+      const declined = await stripe.subscriptions.create({
+        customer: bare.id,
+        items: [{ price: price.id }],
+        default_payment_method: 'pm_card_chargeDeclined',
+        expand: ['latest_invoice.payment_intent'],
+      });
+      expect(declined.status).toBe('incomplete');
+      const unpaid = declined.latest_invoice as Stripe.Invoice;
+      expect(unpaid).toMatchObject({ status: 'open', paid: false, attempted: true });
+      const failed = unpaid.payment_intent as Stripe.PaymentIntent;
+      expect(failed.status).toBe('requires_payment_method');
+      expect(failed.last_payment_error).toMatchObject({ code: 'card_declined', decline_code: 'generic_decline' });
+
+      const events = await hooks.until(2);
+      expect(events.map((event) => event.type)).toEqual(['invoice.paid', 'invoice.payment_failed']);
+      expect(events[1]?.data.object).toMatchObject({ id: unpaid.id, status: 'open', attempt_count: 1 });
+    } finally {
+      await hooks.close();
+    }
+  });
 });

@@ -8,8 +8,10 @@
  *
  * @module
  */
-import { writePaidIntent } from './stripe-charges.js';
+import { INTENTS, type Payment, writeCharge, writePaidIntent } from './stripe-charges.js';
+import { cardError, decline, declineOf } from './stripe-declines.js';
 import { invalidRequest, isFlowError, missingParam } from './stripe-errors.js';
+import { testOf } from './stripe-setup.js';
 import type { FlowError, FlowKit } from './twin-flows.js';
 
 export const PRICES = '/v1/prices';
@@ -93,17 +95,69 @@ function itemLine(price: Obj, quantity: number, kit: FlowKit, subscription: stri
   };
 }
 
-/** What a subscription is made of: its customer, prices and quantities. */
+/** What a subscription is made of: its customer, prices and quantities, and how it is paid. */
 export interface Subscribing {
   customer: unknown;
   items: { price: Obj; quantity: number }[];
   metadata?: unknown;
+  /**
+   * How the first invoice is paid: absent, at once (Checkout collected the card); `method` the
+   * payment method charged (`test`, the test card it pays as), `null` none — the invoice is left
+   * `open` with its PaymentIntent `requires_payment_method` and the subscription `incomplete`.
+   */
+  paying?: { method: string | null; test?: string | undefined };
 }
 
 /**
- * Writes an active Subscription and its first Invoice, paid at once, with
- * their events (the Invoice's and its payment's `after` the Subscription's
- * own when `asked`: the Subscription is the request's object), and answers it.
+ * The first invoice's PaymentIntent when a payment method is charged (or none is): written with
+ * `payment_intent.created` as Stripe makes it, then confirmed with `method` — succeeded with its
+ * Charge, declined as the test card declines (`charge.failed`, `payment_intent.payment_failed`),
+ * `requires_action` for 3-D Secure — or left `requires_payment_method`. Answers the intent.
+ */
+function chargedIntent(payment: Payment, paying: NonNullable<Subscribing['paying']>, kit: FlowKit): Obj {
+  const intent = kit.example(INTENTS);
+  const id = kit.newId('pi_');
+  Object.assign(intent, {
+    id,
+    object: 'payment_intent',
+    amount: payment.amount,
+    amount_capturable: 0,
+    amount_received: 0,
+    capture_method: 'automatic',
+    client_secret: `${id}_secret_${kit.newId('').slice(0, 16)}`,
+    currency: payment.currency,
+    customer: payment.customer ?? null,
+    description: payment.description ?? null,
+    invoice: payment.invoice ?? null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    metadata: {},
+    next_action: null,
+    payment_method: null,
+    status: 'requires_payment_method',
+  });
+  kit.snapshot('payment_intent.created', { ...intent });
+  kit.write({ kind: 'created', template: INTENTS, object: intent, after: true });
+  if (paying.method === null) return intent;
+  intent.payment_method = paying.method;
+  const test = paying.test ?? paying.method;
+  if (decline(intent, kit, test) !== undefined) return intent;
+  if (test === 'pm_card_authenticationRequired') {
+    intent.status = 'requires_action';
+    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+    return intent;
+  }
+  Object.assign(intent, { latest_charge: kit.newId('ch_'), status: 'succeeded', amount_received: payment.amount });
+  writeCharge(intent, kit, true, test);
+  return intent;
+}
+
+/**
+ * Writes a Subscription and its first Invoice with their events (the Invoice's and its payment's
+ * `after` the Subscription's own when `asked`: the Subscription is the request's object), and
+ * answers it: `active` with the invoice `paid` when the payment succeeded, else `incomplete` with
+ * the invoice `open` (`invoice.payment_failed` when a card was declined).
  */
 export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: Obj, asked: boolean): Obj {
   const now = Math.floor(kit.now() / 1000);
@@ -140,29 +194,33 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     trial_start: null,
   });
   if (!asked) kit.write({ kind: 'created', template: SUBSCRIPTIONS, object: subscription });
-  const intent = writePaidIntent(
-    {
-      amount: total,
-      currency: subscription.currency,
-      customer: subscribing.customer,
-      invoice: invoiceId,
-      description: 'Subscription creation',
-    },
-    kit,
-    asked,
-  );
+  const payment: Payment = {
+    amount: total,
+    currency: subscription.currency,
+    customer: subscribing.customer,
+    invoice: invoiceId,
+    description: 'Subscription creation',
+  };
+  const intent =
+    subscribing.paying === undefined
+      ? writePaidIntent(payment, kit, asked)
+      : chargedIntent(payment, subscribing.paying, kit);
+  const paid = intent.status === 'succeeded';
+  const tried = subscribing.paying?.method !== null;
+  if (!paid) subscription.status = 'incomplete';
   const invoice = kit.example(INVOICES);
   Object.assign(invoice, {
     id: invoiceId,
     object: 'invoice',
     amount_due: total,
-    amount_paid: total,
-    amount_remaining: 0,
-    attempt_count: 1,
-    attempted: true,
+    amount_paid: paid ? total : 0,
+    amount_remaining: paid ? 0 : total,
+    attempt_count: tried ? 1 : 0,
+    attempted: tried,
     billing_reason: 'subscription_create',
     charge: intent.latest_charge,
     collection_method: 'charge_automatically',
+    confirmation_secret: { client_secret: intent.client_secret, type: 'payment_intent' },
     created: now,
     currency: subscription.currency,
     customer: subscribing.customer,
@@ -185,25 +243,68 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
       url: `/v1/invoices/${invoiceId}/lines`,
     },
     livemode: false,
-    paid: true,
+    paid,
     payment_intent: intent.id,
     period_end: now,
     period_start: now,
-    status: 'paid',
-    status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: now, voided_at: null },
+    status: paid ? 'paid' : 'open',
+    status_transitions: {
+      finalized_at: now,
+      marked_uncollectible_at: null,
+      paid_at: paid ? now : null,
+      voided_at: null,
+    },
     subscription: id,
     subtotal: total,
     total,
   });
   invoiceStates(invoice, kit);
+  const declined = !paid && intent.last_payment_error !== null;
   kit.write({
     kind: 'created',
     template: INVOICES,
     object: invoice,
-    events: ['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_succeeded'],
+    events: paid
+      ? ['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_succeeded']
+      : ['invoice.created', 'invoice.finalized', ...(declined ? ['invoice.payment_failed'] : [])],
     after: asked,
   });
   return subscription;
+}
+
+/**
+ * A subscription invoice's PaymentIntent that succeeded on a confirm pays it (`invoice.paid`,
+ * `invoice.payment_succeeded`), and an `incomplete` subscription becomes `active`
+ * (`customer.subscription.updated`), after the intent's own events.
+ */
+export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
+  if (intent.status !== 'succeeded' || typeof intent.invoice !== 'string') return;
+  const invoice = await kit.find(intent.invoice);
+  if (invoice?.object !== 'invoice' || invoice.status !== 'open') return;
+  const now = Math.floor(kit.now() / 1000);
+  const paid = {
+    ...invoice,
+    amount_paid: invoice.amount_due,
+    amount_remaining: 0,
+    attempt_count: (Number(invoice.attempt_count) || 0) + 1,
+    attempted: true,
+    charge: intent.latest_charge,
+    paid: true,
+    status: 'paid',
+    status_transitions: { ...(record(invoice.status_transitions) ?? {}), paid_at: now },
+  };
+  const events = ['invoice.updated', 'invoice.paid', 'invoice.payment_succeeded'];
+  kit.write({ kind: 'updated', template: INVOICES, object: paid, events, after: true });
+  const subscription = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
+  if (subscription?.object !== 'subscription' || subscription.status !== 'incomplete') return;
+  kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...subscription, status: 'active' }, after: true });
+}
+
+/** The payment method a customer's invoices are charged to (`invoice_settings.default_payment_method`), if any. */
+async function customerMethod(customer: unknown, kit: FlowKit): Promise<string | null> {
+  const found = typeof customer === 'string' ? await kit.find(customer) : undefined;
+  const method = record(found?.invoice_settings)?.default_payment_method;
+  return typeof method === 'string' && method !== '' ? method : null;
 }
 
 /**
@@ -264,7 +365,23 @@ export async function creatingSubscription(subscription: Obj, sent: Obj, kit: Fl
       'items[0][price]',
     );
   }
-  subscribe({ customer: sent.customer, items, metadata: sent.metadata }, kit, subscription, true);
+  // `default_incomplete` (Stripe's subscription guide) leaves the first invoice for the customer to
+  // pay; otherwise it is charged to the subscription's or the customer's default payment method.
+  const incomplete = sent.payment_behavior === 'default_incomplete';
+  const given = typeof sent.default_payment_method === 'string' ? sent.default_payment_method : null;
+  const method = incomplete ? null : (given ?? (await customerMethod(sent.customer, kit)));
+  const paying = { method, test: method === null ? undefined : await testOf(method, kit) };
+  subscribe({ customer: sent.customer, items, metadata: sent.metadata, paying }, kit, subscription, true);
+  // `error_if_incomplete`: a first payment that fails refuses the create, nothing kept.
+  if (sent.payment_behavior === 'error_if_incomplete' && subscription.status === 'incomplete') {
+    const how = declineOf(paying.test ?? method);
+    if (how !== undefined) return cardError(how, {});
+    return invalidRequest(
+      method === null
+        ? 'This customer has no attached payment source or default payment method.'
+        : 'Payment for this subscription requires additional user action before it can be completed successfully.',
+    );
+  }
   return undefined;
 }
 

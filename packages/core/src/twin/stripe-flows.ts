@@ -20,6 +20,7 @@ import {
   createdPrice,
   creatingSubscription,
   PRICES,
+  paidInvoice,
   SUBSCRIPTIONS,
 } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
@@ -102,6 +103,7 @@ async function act(
     if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
     if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
     const error = confirm(next, tools, true, (await testOf(next.payment_method, tools)) ?? next.payment_method);
+    await paidInvoice(next, tools);
     return error === undefined ? { object: next } : { object: next, error };
   }
   if (tail === 'capture') {
