@@ -205,4 +205,55 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
       await hooks.close();
     }
   });
+
+  it('starts a trial as trialing, its first invoice paid at 0, charging nothing until the trial ends', async () => {
+    const { stripe } = await stripeTwin(store);
+    const hooks = await webhooks(stripe, ['customer.subscription.created', 'invoice.paid', 'payment_intent.created']);
+    try {
+      const customer = await stripe.customers.create({ email: 'trial@example.com' });
+      const price = await monthly(stripe, 2000);
+      const days = await stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        trial_period_days: 14,
+        expand: ['latest_invoice'],
+      });
+      expect(days.status).toBe('trialing');
+      expect(days.trial_start).toEqual(days.start_date);
+      expect(days.trial_end).toBe((days.trial_start as number) + 14 * 86_400);
+      expect(days.current_period_end).toBe(days.trial_end);
+      expect(days.latest_invoice).toMatchObject({
+        status: 'paid',
+        paid: true,
+        amount_due: 0,
+        amount_paid: 0,
+        payment_intent: null,
+      });
+
+      const at = Math.floor(Date.now() / 1000) + 7 * 86_400;
+      const until = await stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        trial_end: at,
+        default_payment_method: 'pm_card_visa',
+      });
+      expect(until).toMatchObject({ status: 'trialing', trial_end: at, current_period_end: at });
+      const past = await stripe.subscriptions
+        .create({ customer: customer.id, items: [{ price: price.id }], trial_end: 1_000_000 })
+        .catch((e) => e);
+      expect([past.statusCode, past.param]).toEqual([400, 'trial_end']);
+
+      const events = await hooks.until(4);
+      expect(events.map((event) => event.type)).toEqual([
+        'customer.subscription.created',
+        'invoice.paid',
+        'customer.subscription.created',
+        'invoice.paid',
+      ]);
+      expect(events[0]?.data.object).toMatchObject({ id: days.id, status: 'trialing' });
+      expect(events[1]?.data.object).toMatchObject({ amount_paid: 0, status: 'paid' });
+    } finally {
+      await hooks.close();
+    }
+  });
 });

@@ -106,6 +106,8 @@ export interface Subscribing {
    * `open` with its PaymentIntent `requires_payment_method` and the subscription `incomplete`.
    */
   paying?: { method: string | null; test?: string | undefined };
+  /** The end of its free trial (Unix seconds): `trialing` until then, its first invoice paid at 0. */
+  trialEnd?: number | undefined;
 }
 
 /**
@@ -165,15 +167,17 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
   const first = subscribing.items[0]?.price ?? {};
   const interval = String(record(first.recurring)?.interval ?? 'month');
   const lines = subscribing.items.map(({ price, quantity }) => itemLine(price, quantity, kit, id));
-  const total = subscribing.items.reduce(
-    (sum, { price, quantity }) => sum + (Number(price.unit_amount) || 0) * quantity,
-    0,
-  );
+  const { trialEnd } = subscribing;
+  // A trial's first invoice is for nothing, its period the trial's (Stripe's "Trial period for …").
+  const total =
+    trialEnd !== undefined
+      ? 0
+      : subscribing.items.reduce((sum, { price, quantity }) => sum + (Number(price.unit_amount) || 0) * quantity, 0);
   const invoiceId = kit.newId('in_');
-  const end = now + (PERIOD[interval] ?? 30 * DAY);
+  const end = trialEnd ?? now + (PERIOD[interval] ?? 30 * DAY);
   Object.assign(subscription, {
     object: 'subscription',
-    billing_cycle_anchor: now,
+    billing_cycle_anchor: trialEnd ?? now,
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
@@ -189,9 +193,9 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     livemode: false,
     metadata: record(subscribing.metadata) ?? {},
     start_date: now,
-    status: 'active',
-    trial_end: null,
-    trial_start: null,
+    status: trialEnd === undefined ? 'active' : 'trialing',
+    trial_end: trialEnd ?? null,
+    trial_start: trialEnd === undefined ? null : now,
   });
   if (!asked) kit.write({ kind: 'created', template: SUBSCRIPTIONS, object: subscription });
   const payment: Payment = {
@@ -201,12 +205,15 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     invoice: invoiceId,
     description: 'Subscription creation',
   };
-  const intent =
-    subscribing.paying === undefined
-      ? writePaidIntent(payment, kit, asked)
-      : chargedIntent(payment, subscribing.paying, kit);
-  const paid = intent.status === 'succeeded';
-  const tried = subscribing.paying?.method !== null;
+  // A trial's invoice of 0 is paid with no payment at all.
+  const intent: Obj | undefined =
+    trialEnd !== undefined
+      ? undefined
+      : subscribing.paying === undefined
+        ? writePaidIntent(payment, kit, asked)
+        : chargedIntent(payment, subscribing.paying, kit);
+  const paid = intent === undefined || intent.status === 'succeeded';
+  const tried = intent !== undefined && subscribing.paying?.method !== null;
   if (!paid) subscription.status = 'incomplete';
   const invoice = kit.example(INVOICES);
   Object.assign(invoice, {
@@ -218,9 +225,9 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     attempt_count: tried ? 1 : 0,
     attempted: tried,
     billing_reason: 'subscription_create',
-    charge: intent.latest_charge,
+    charge: intent?.latest_charge ?? null,
     collection_method: 'charge_automatically',
-    confirmation_secret: { client_secret: intent.client_secret, type: 'payment_intent' },
+    confirmation_secret: intent === undefined ? null : { client_secret: intent.client_secret, type: 'payment_intent' },
     created: now,
     currency: subscription.currency,
     customer: subscribing.customer,
@@ -229,7 +236,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
       data: lines.map((line) => ({
         id: kit.newId('il_'),
         object: 'line_item',
-        amount: (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity),
+        amount: trialEnd !== undefined ? 0 : (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity),
         currency: subscription.currency,
         price: line.price,
         quantity: line.quantity,
@@ -244,7 +251,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     },
     livemode: false,
     paid,
-    payment_intent: intent.id,
+    payment_intent: intent?.id ?? null,
     period_end: now,
     period_start: now,
     status: paid ? 'paid' : 'open',
@@ -259,7 +266,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     total,
   });
   invoiceStates(invoice, kit);
-  const declined = !paid && intent.last_payment_error !== null;
+  const declined = !paid && intent?.last_payment_error !== null;
   kit.write({
     kind: 'created',
     template: INVOICES,
@@ -354,6 +361,29 @@ export async function itemsOf(
   return items;
 }
 
+/**
+ * The end of a new subscription's trial from `trial_end` (a time, or `now`: none) or
+ * `trial_period_days`; `undefined` for none, Stripe's error for a time not in the future.
+ */
+function trialOf(sent: Obj, kit: FlowKit): number | undefined | FlowError {
+  const now = Math.floor(kit.now() / 1000);
+  const given =
+    typeof sent.trial_end === 'string' && /^\d+$/.test(sent.trial_end) ? Number(sent.trial_end) : sent.trial_end;
+  if (typeof given === 'number') {
+    if (given <= now) {
+      return invalidRequest('Invalid timestamp: must be an integer Unix timestamp in the future.', 'trial_end');
+    }
+    return given;
+  }
+  if (given === 'now') return undefined;
+  const days = sent.trial_period_days;
+  if (typeof days !== 'number' || days <= 0) return undefined;
+  if (days > 730) {
+    return invalidRequest('Trial period days must be less than or equal to 730.', 'trial_period_days');
+  }
+  return now + Math.floor(days) * DAY;
+}
+
 /** A Subscription created through `POST /v1/subscriptions`: active, its first invoice paid. */
 export async function creatingSubscription(subscription: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
   const items = await itemsOf(sent.items, 'items', kit);
@@ -365,13 +395,15 @@ export async function creatingSubscription(subscription: Obj, sent: Obj, kit: Fl
       'items[0][price]',
     );
   }
+  const trialEnd = trialOf(sent, kit);
+  if (typeof trialEnd === 'object') return trialEnd;
   // `default_incomplete` (Stripe's subscription guide) leaves the first invoice for the customer to
   // pay; otherwise it is charged to the subscription's or the customer's default payment method.
   const incomplete = sent.payment_behavior === 'default_incomplete';
   const given = typeof sent.default_payment_method === 'string' ? sent.default_payment_method : null;
   const method = incomplete ? null : (given ?? (await customerMethod(sent.customer, kit)));
   const paying = { method, test: method === null ? undefined : await testOf(method, kit) };
-  subscribe({ customer: sent.customer, items, metadata: sent.metadata, paying }, kit, subscription, true);
+  subscribe({ customer: sent.customer, items, metadata: sent.metadata, paying, trialEnd }, kit, subscription, true);
   // `error_if_incomplete`: a first payment that fails refuses the create, nothing kept.
   if (sent.payment_behavior === 'error_if_incomplete' && subscription.status === 'incomplete') {
     const how = declineOf(paying.test ?? method);
