@@ -256,4 +256,46 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
       await hooks.close();
     }
   });
+
+  it('cancels at period end: still active, cancel_at its period end, and takes it back', async () => {
+    const { stripe } = await stripeTwin(store);
+    const hooks = await webhooks(stripe, ['customer.subscription.updated', 'customer.subscription.deleted']);
+    try {
+      const customer = await stripe.customers.create({ email: 'leaving@example.com' });
+      const price = await monthly(stripe, 900);
+      const made = await stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        default_payment_method: 'pm_card_visa',
+      });
+      const ending = await stripe.subscriptions.update(made.id, { cancel_at_period_end: true });
+      expect(ending).toMatchObject({
+        status: 'active',
+        cancel_at_period_end: true,
+        cancel_at: made.current_period_end,
+        ended_at: null,
+        cancellation_details: { reason: 'cancellation_requested' },
+      });
+      expect(ending.canceled_at).toEqual(expect.any(Number));
+      expect(await stripe.subscriptions.retrieve(made.id)).toMatchObject({
+        status: 'active',
+        cancel_at: made.current_period_end,
+      });
+      const kept = await stripe.subscriptions.update(made.id, { cancel_at_period_end: false });
+      expect(kept).toMatchObject({ status: 'active', cancel_at_period_end: false, cancel_at: null, canceled_at: null });
+
+      const events = await hooks.until(2);
+      expect(events.map((event) => event.type)).toEqual([
+        'customer.subscription.updated',
+        'customer.subscription.updated',
+      ]);
+      expect(events[0]?.data.previous_attributes).toMatchObject({ cancel_at_period_end: false, cancel_at: null });
+      expect(events[1]?.data.previous_attributes).toMatchObject({
+        cancel_at_period_end: true,
+        cancel_at: made.current_period_end,
+      });
+    } finally {
+      await hooks.close();
+    }
+  });
 });

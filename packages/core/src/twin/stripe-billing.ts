@@ -181,6 +181,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
+    cancellation_details: { comment: null, feedback: null, reason: null },
     collection_method: 'charge_automatically',
     created: now,
     currency: first.currency ?? 'usd',
@@ -472,6 +473,23 @@ export async function amendingSubscription(
     return { error: invalidRequest('A subscription must have at least one item.', 'items') };
   }
   return { sent: { ...sent, items: itemsList(lines, id) } };
+}
+
+/**
+ * A Subscription's update of `cancel_at_period_end` as Stripe makes it: `true` keeps it as it is
+ * until its period ends, `cancel_at` that end and `canceled_at` the request's time; `false`
+ * takes the cancel back.
+ */
+export function updatedSubscription(subscription: Obj, sent: Obj, now: number): void {
+  if (typeof subscription.cancel_at_period_end !== 'boolean' || !('cancel_at_period_end' in sent)) return;
+  const ending = subscription.cancel_at_period_end;
+  subscription.cancel_at = ending ? subscription.current_period_end : null;
+  subscription.canceled_at = ending ? Math.floor(now / 1000) : null;
+  subscription.cancellation_details = {
+    comment: null,
+    feedback: null,
+    reason: ending ? 'cancellation_requested' : null,
+  };
 }
 
 /** A Subscription canceled (`DELETE /v1/subscriptions/{id}`): `canceled`, ended now. */

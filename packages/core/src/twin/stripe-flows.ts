@@ -22,6 +22,7 @@ import {
   PRICES,
   paidInvoice,
   SUBSCRIPTIONS,
+  updatedSubscription,
 } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
@@ -228,7 +229,8 @@ export const stripeFlows: TwinFlows = {
     tools.snapshot('payment_intent.created', object);
     return confirm(object, tools, true, test ?? object.payment_method);
   },
-  updating(template, object, _was, _tools, sent) {
+  updating(template, object, _was, tools, sent) {
+    if (template === SUBSCRIPTIONS) updatedSubscription(object, sent, tools.now());
     // Stripe's `disabled` parameter is no field of the endpoint: it moves its `status`.
     if (template === ENDPOINTS && typeof sent.disabled === 'boolean') {
       object.status = sent.disabled ? 'disabled' : 'enabled';
