@@ -123,7 +123,11 @@ describe.each([['memory'], ['level'], ['redis']] as const)('on %s', (kind) => {
       root,
       'POST',
       '/v1/subscriptions',
-      form({ customer: String(customer.body.id), 'items[0][price]': String(price.body.id) }),
+      form({
+        customer: String(customer.body.id),
+        'items[0][price]': String(price.body.id),
+        default_payment_method: 'pm_card_visa',
+      }),
     );
     const tookMs = performance.now() - started;
     expect(subscription.status, JSON.stringify(subscription.body)).toBe(200);

@@ -102,6 +102,7 @@ describe.each(['memory', 'level'] as const)('Stripe events as Stripe sends them 
         customer: customer.id,
         items: [{ price: price.id, quantity: 2 }],
         metadata: { team: 'a' },
+        default_payment_method: 'pm_card_visa',
       });
       const invoice = await stripe.invoices.retrieve(subscription.latest_invoice as string);
       expect(invoice).toMatchObject({ status: 'paid', amount_paid: 3000 });
@@ -171,7 +172,13 @@ describe.each(['memory', 'level'] as const)('Stripe events as Stripe sends them 
       });
       const update = eventOf(events, 'customer.subscription.updated', subscription.id);
       expect(update.data.object).toMatchObject({ cancel_at_period_end: true, metadata: { team: 'a', plan: 'pro' } });
-      expect(update.data.previous_attributes).toEqual({ cancel_at_period_end: false, metadata: { plan: null } });
+      expect(update.data.previous_attributes).toEqual({
+        cancel_at: null,
+        cancel_at_period_end: false,
+        canceled_at: null,
+        cancellation_details: { reason: null },
+        metadata: { plan: null },
+      });
     } finally {
       await hooks.close();
     }

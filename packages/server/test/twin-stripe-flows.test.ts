@@ -132,6 +132,8 @@ describe.each(['level', 'redis'] as const)('the Stripe twin flows through stripe
       const subscription = await stripe.subscriptions.create({
         customer: customer.id,
         items: [{ price: price.id, quantity: 2 }],
+        // Charged to it: a customer without a payment method would leave it `incomplete`.
+        default_payment_method: 'pm_card_visa',
         expand: ['latest_invoice'],
       });
       expect(subscription.id).toMatch(/^sub_/);

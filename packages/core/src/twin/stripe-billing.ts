@@ -8,8 +8,10 @@
  *
  * @module
  */
-import { writePaidIntent } from './stripe-charges.js';
+import { INTENTS, type Payment, writeCharge, writePaidIntent } from './stripe-charges.js';
+import { cardError, decline, declineOf } from './stripe-declines.js';
 import { invalidRequest, isFlowError, missingParam } from './stripe-errors.js';
+import { testOf } from './stripe-setup.js';
 import type { FlowError, FlowKit } from './twin-flows.js';
 
 export const PRICES = '/v1/prices';
@@ -93,17 +95,71 @@ function itemLine(price: Obj, quantity: number, kit: FlowKit, subscription: stri
   };
 }
 
-/** What a subscription is made of: its customer, prices and quantities. */
+/** What a subscription is made of: its customer, prices and quantities, and how it is paid. */
 export interface Subscribing {
   customer: unknown;
   items: { price: Obj; quantity: number }[];
   metadata?: unknown;
+  /**
+   * How the first invoice is paid: absent, at once (Checkout collected the card); `method` the
+   * payment method charged (`test`, the test card it pays as), `null` none — the invoice is left
+   * `open` with its PaymentIntent `requires_payment_method` and the subscription `incomplete`.
+   */
+  paying?: { method: string | null; test?: string | undefined };
+  /** The end of its free trial (Unix seconds): `trialing` until then, its first invoice paid at 0. */
+  trialEnd?: number | undefined;
 }
 
 /**
- * Writes an active Subscription and its first Invoice, paid at once, with
- * their events (the Invoice's and its payment's `after` the Subscription's
- * own when `asked`: the Subscription is the request's object), and answers it.
+ * The first invoice's PaymentIntent when a payment method is charged (or none is): written with
+ * `payment_intent.created` as Stripe makes it, then confirmed with `method` — succeeded with its
+ * Charge, declined as the test card declines (`charge.failed`, `payment_intent.payment_failed`),
+ * `requires_action` for 3-D Secure — or left `requires_payment_method`. Answers the intent.
+ */
+function chargedIntent(payment: Payment, paying: NonNullable<Subscribing['paying']>, kit: FlowKit): Obj {
+  const intent = kit.example(INTENTS);
+  const id = kit.newId('pi_');
+  Object.assign(intent, {
+    id,
+    object: 'payment_intent',
+    amount: payment.amount,
+    amount_capturable: 0,
+    amount_received: 0,
+    capture_method: 'automatic',
+    client_secret: `${id}_secret_${kit.newId('').slice(0, 16)}`,
+    currency: payment.currency,
+    customer: payment.customer ?? null,
+    description: payment.description ?? null,
+    invoice: payment.invoice ?? null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    metadata: {},
+    next_action: null,
+    payment_method: null,
+    status: 'requires_payment_method',
+  });
+  kit.snapshot('payment_intent.created', { ...intent });
+  kit.write({ kind: 'created', template: INTENTS, object: intent, after: true });
+  if (paying.method === null) return intent;
+  intent.payment_method = paying.method;
+  const test = paying.test ?? paying.method;
+  if (decline(intent, kit, test) !== undefined) return intent;
+  if (test === 'pm_card_authenticationRequired') {
+    intent.status = 'requires_action';
+    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+    return intent;
+  }
+  Object.assign(intent, { latest_charge: kit.newId('ch_'), status: 'succeeded', amount_received: payment.amount });
+  writeCharge(intent, kit, true, test);
+  return intent;
+}
+
+/**
+ * Writes a Subscription and its first Invoice with their events (the Invoice's and its payment's
+ * `after` the Subscription's own when `asked`: the Subscription is the request's object), and
+ * answers it: `active` with the invoice `paid` when the payment succeeded, else `incomplete` with
+ * the invoice `open` (`invoice.payment_failed` when a card was declined).
  */
 export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: Obj, asked: boolean): Obj {
   const now = Math.floor(kit.now() / 1000);
@@ -111,18 +167,21 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
   const first = subscribing.items[0]?.price ?? {};
   const interval = String(record(first.recurring)?.interval ?? 'month');
   const lines = subscribing.items.map(({ price, quantity }) => itemLine(price, quantity, kit, id));
-  const total = subscribing.items.reduce(
-    (sum, { price, quantity }) => sum + (Number(price.unit_amount) || 0) * quantity,
-    0,
-  );
+  const { trialEnd } = subscribing;
+  // A trial's first invoice is for nothing, its period the trial's (Stripe's "Trial period for …").
+  const total =
+    trialEnd !== undefined
+      ? 0
+      : subscribing.items.reduce((sum, { price, quantity }) => sum + (Number(price.unit_amount) || 0) * quantity, 0);
   const invoiceId = kit.newId('in_');
-  const end = now + (PERIOD[interval] ?? 30 * DAY);
+  const end = trialEnd ?? now + (PERIOD[interval] ?? 30 * DAY);
   Object.assign(subscription, {
     object: 'subscription',
-    billing_cycle_anchor: now,
+    billing_cycle_anchor: trialEnd ?? now,
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
+    cancellation_details: { comment: null, feedback: null, reason: null },
     collection_method: 'charge_automatically',
     created: now,
     currency: first.currency ?? 'usd',
@@ -130,45 +189,46 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     current_period_start: now,
     customer: subscribing.customer,
     ended_at: null,
-    items: {
-      object: 'list',
-      data: lines,
-      has_more: false,
-      total_count: lines.length,
-      url: `/v1/subscription_items?subscription=${id}`,
-    },
+    items: itemsList(lines, id),
     latest_invoice: invoiceId,
     livemode: false,
     metadata: record(subscribing.metadata) ?? {},
     start_date: now,
-    status: 'active',
-    trial_end: null,
-    trial_start: null,
+    status: trialEnd === undefined ? 'active' : 'trialing',
+    trial_end: trialEnd ?? null,
+    trial_start: trialEnd === undefined ? null : now,
   });
   if (!asked) kit.write({ kind: 'created', template: SUBSCRIPTIONS, object: subscription });
-  const intent = writePaidIntent(
-    {
-      amount: total,
-      currency: subscription.currency,
-      customer: subscribing.customer,
-      invoice: invoiceId,
-      description: 'Subscription creation',
-    },
-    kit,
-    asked,
-  );
+  const payment: Payment = {
+    amount: total,
+    currency: subscription.currency,
+    customer: subscribing.customer,
+    invoice: invoiceId,
+    description: 'Subscription creation',
+  };
+  // A trial's invoice of 0 is paid with no payment at all.
+  const intent: Obj | undefined =
+    trialEnd !== undefined
+      ? undefined
+      : subscribing.paying === undefined
+        ? writePaidIntent(payment, kit, asked)
+        : chargedIntent(payment, subscribing.paying, kit);
+  const paid = intent === undefined || intent.status === 'succeeded';
+  const tried = intent !== undefined && subscribing.paying?.method !== null;
+  if (!paid) subscription.status = 'incomplete';
   const invoice = kit.example(INVOICES);
   Object.assign(invoice, {
     id: invoiceId,
     object: 'invoice',
     amount_due: total,
-    amount_paid: total,
-    amount_remaining: 0,
-    attempt_count: 1,
-    attempted: true,
+    amount_paid: paid ? total : 0,
+    amount_remaining: paid ? 0 : total,
+    attempt_count: tried ? 1 : 0,
+    attempted: tried,
     billing_reason: 'subscription_create',
-    charge: intent.latest_charge,
+    charge: intent?.latest_charge ?? null,
     collection_method: 'charge_automatically',
+    confirmation_secret: intent === undefined ? null : { client_secret: intent.client_secret, type: 'payment_intent' },
     created: now,
     currency: subscription.currency,
     customer: subscribing.customer,
@@ -177,7 +237,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
       data: lines.map((line) => ({
         id: kit.newId('il_'),
         object: 'line_item',
-        amount: (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity),
+        amount: trialEnd !== undefined ? 0 : (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity),
         currency: subscription.currency,
         price: line.price,
         quantity: line.quantity,
@@ -191,25 +251,68 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
       url: `/v1/invoices/${invoiceId}/lines`,
     },
     livemode: false,
-    paid: true,
-    payment_intent: intent.id,
+    paid,
+    payment_intent: intent?.id ?? null,
     period_end: now,
     period_start: now,
-    status: 'paid',
-    status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: now, voided_at: null },
+    status: paid ? 'paid' : 'open',
+    status_transitions: {
+      finalized_at: now,
+      marked_uncollectible_at: null,
+      paid_at: paid ? now : null,
+      voided_at: null,
+    },
     subscription: id,
     subtotal: total,
     total,
   });
   invoiceStates(invoice, kit);
+  const declined = !paid && intent?.last_payment_error !== null;
   kit.write({
     kind: 'created',
     template: INVOICES,
     object: invoice,
-    events: ['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_succeeded'],
+    events: paid
+      ? ['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_succeeded']
+      : ['invoice.created', 'invoice.finalized', ...(declined ? ['invoice.payment_failed'] : [])],
     after: asked,
   });
   return subscription;
+}
+
+/**
+ * A subscription invoice's PaymentIntent that succeeded on a confirm pays it (`invoice.paid`,
+ * `invoice.payment_succeeded`), and an `incomplete` subscription becomes `active`
+ * (`customer.subscription.updated`), after the intent's own events.
+ */
+export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
+  if (intent.status !== 'succeeded' || typeof intent.invoice !== 'string') return;
+  const invoice = await kit.find(intent.invoice);
+  if (invoice?.object !== 'invoice' || invoice.status !== 'open') return;
+  const now = Math.floor(kit.now() / 1000);
+  const paid = {
+    ...invoice,
+    amount_paid: invoice.amount_due,
+    amount_remaining: 0,
+    attempt_count: (Number(invoice.attempt_count) || 0) + 1,
+    attempted: true,
+    charge: intent.latest_charge,
+    paid: true,
+    status: 'paid',
+    status_transitions: { ...(record(invoice.status_transitions) ?? {}), paid_at: now },
+  };
+  const events = ['invoice.updated', 'invoice.paid', 'invoice.payment_succeeded'];
+  kit.write({ kind: 'updated', template: INVOICES, object: paid, events, after: true });
+  const subscription = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
+  if (subscription?.object !== 'subscription' || subscription.status !== 'incomplete') return;
+  kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...subscription, status: 'active' }, after: true });
+}
+
+/** The payment method a customer's invoices are charged to (`invoice_settings.default_payment_method`), if any. */
+async function customerMethod(customer: unknown, kit: FlowKit): Promise<string | null> {
+  const found = typeof customer === 'string' ? await kit.find(customer) : undefined;
+  const method = record(found?.invoice_settings)?.default_payment_method;
+  return typeof method === 'string' && method !== '' ? method : null;
 }
 
 /**
@@ -259,6 +362,29 @@ export async function itemsOf(
   return items;
 }
 
+/**
+ * The end of a new subscription's trial from `trial_end` (a time, or `now`: none) or
+ * `trial_period_days`; `undefined` for none, Stripe's error for a time not in the future.
+ */
+function trialOf(sent: Obj, kit: FlowKit): number | undefined | FlowError {
+  const now = Math.floor(kit.now() / 1000);
+  const given =
+    typeof sent.trial_end === 'string' && /^\d+$/.test(sent.trial_end) ? Number(sent.trial_end) : sent.trial_end;
+  if (typeof given === 'number') {
+    if (given <= now) {
+      return invalidRequest('Invalid timestamp: must be an integer Unix timestamp in the future.', 'trial_end');
+    }
+    return given;
+  }
+  if (given === 'now') return undefined;
+  const days = sent.trial_period_days;
+  if (typeof days !== 'number' || days <= 0) return undefined;
+  if (days > 730) {
+    return invalidRequest('Trial period days must be less than or equal to 730.', 'trial_period_days');
+  }
+  return now + Math.floor(days) * DAY;
+}
+
 /** A Subscription created through `POST /v1/subscriptions`: active, its first invoice paid. */
 export async function creatingSubscription(subscription: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
   const items = await itemsOf(sent.items, 'items', kit);
@@ -270,8 +396,100 @@ export async function creatingSubscription(subscription: Obj, sent: Obj, kit: Fl
       'items[0][price]',
     );
   }
-  subscribe({ customer: sent.customer, items, metadata: sent.metadata }, kit, subscription, true);
+  const trialEnd = trialOf(sent, kit);
+  if (typeof trialEnd === 'object') return trialEnd;
+  // `default_incomplete` (Stripe's subscription guide) leaves the first invoice for the customer to
+  // pay; otherwise it is charged to the subscription's or the customer's default payment method.
+  const incomplete = sent.payment_behavior === 'default_incomplete';
+  const given = typeof sent.default_payment_method === 'string' ? sent.default_payment_method : null;
+  const method = incomplete ? null : (given ?? (await customerMethod(sent.customer, kit)));
+  const paying = { method, test: method === null ? undefined : await testOf(method, kit) };
+  subscribe({ customer: sent.customer, items, metadata: sent.metadata, paying, trialEnd }, kit, subscription, true);
+  // `error_if_incomplete`: a first payment that fails refuses the create, nothing kept.
+  if (sent.payment_behavior === 'error_if_incomplete' && subscription.status === 'incomplete') {
+    const how = declineOf(paying.test ?? method);
+    if (how !== undefined) return cardError(how, {});
+    return invalidRequest(
+      method === null
+        ? 'This customer has no attached payment source or default payment method.'
+        : 'Payment for this subscription requires additional user action before it can be completed successfully.',
+    );
+  }
   return undefined;
+}
+
+/** The list object of a subscription's items, as Stripe answers `items`. */
+function itemsList(lines: Obj[], id: string): Obj {
+  return {
+    object: 'list',
+    data: lines,
+    has_more: false,
+    total_count: lines.length,
+    url: `/v1/subscription_items?subscription=${id}`,
+  };
+}
+
+/**
+ * A Subscription's update (`POST /v1/subscriptions/{id}`) with `items`, as Stripe merges them into
+ * the items it has: `{ id, price | quantity }` changes that item, `{ price }` (or `price_data`) adds
+ * one, `{ id, deleted: true }` removes one, the others are kept; `items` stays a list.
+ */
+export async function amendingSubscription(
+  subscription: Obj,
+  sent: Obj,
+  kit: FlowKit,
+): Promise<{ sent: Obj } | { error: FlowError } | undefined> {
+  if (!Array.isArray(sent.items)) return undefined;
+  const id = String(subscription.id);
+  const lines = [...((record(subscription.items)?.data as Obj[] | undefined) ?? [])];
+  for (const [index, raw] of sent.items.slice(0, 20).entries()) {
+    const item = record(raw) ?? {};
+    const at = `items[${index}]`;
+    const given = item.price !== undefined || item.price_data !== undefined;
+    const price = given ? await priceOf(item, at, kit, true) : undefined;
+    if (price !== undefined && isFlowError(price)) return { error: price };
+    const quantity = typeof item.quantity === 'number' ? item.quantity : undefined;
+    if (typeof item.id !== 'string') {
+      if (price === undefined) return { error: missingParam(`${at}[price]`) };
+      lines.push(itemLine(price, quantity ?? 1, kit, id));
+      continue;
+    }
+    const found = lines.findIndex((line) => line.id === item.id);
+    if (found === -1) {
+      return { error: invalidRequest(`Invalid subscription_item id: ${item.id}`, `${at}[id]`) };
+    }
+    if (item.deleted === true || item.deleted === 'true') {
+      lines.splice(found, 1);
+      continue;
+    }
+    const line = lines[found] as Obj;
+    lines[found] = {
+      ...line,
+      ...(price === undefined ? {} : { price }),
+      ...(quantity === undefined ? {} : { quantity }),
+    };
+  }
+  if (lines.length === 0) {
+    return { error: invalidRequest('A subscription must have at least one item.', 'items') };
+  }
+  return { sent: { ...sent, items: itemsList(lines, id) } };
+}
+
+/**
+ * A Subscription's update of `cancel_at_period_end` as Stripe makes it: `true` keeps it as it is
+ * until its period ends, `cancel_at` that end and `canceled_at` the request's time; `false`
+ * takes the cancel back.
+ */
+export function updatedSubscription(subscription: Obj, sent: Obj, now: number): void {
+  if (typeof subscription.cancel_at_period_end !== 'boolean' || !('cancel_at_period_end' in sent)) return;
+  const ending = subscription.cancel_at_period_end;
+  subscription.cancel_at = ending ? subscription.current_period_end : null;
+  subscription.canceled_at = ending ? Math.floor(now / 1000) : null;
+  subscription.cancellation_details = {
+    comment: null,
+    feedback: null,
+    reason: ending ? 'cancellation_requested' : null,
+  };
 }
 
 /** A Subscription canceled (`DELETE /v1/subscriptions/{id}`): `canceled`, ended now. */

@@ -14,7 +14,16 @@
  */
 
 import { checkAmount } from './stripe-amounts.js';
-import { canceledSubscription, createdPrice, creatingSubscription, PRICES, SUBSCRIPTIONS } from './stripe-billing.js';
+import {
+  amendingSubscription,
+  canceledSubscription,
+  createdPrice,
+  creatingSubscription,
+  PRICES,
+  paidInvoice,
+  SUBSCRIPTIONS,
+  updatedSubscription,
+} from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
 import { decline } from './stripe-declines.js';
@@ -95,6 +104,7 @@ async function act(
     if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
     if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
     const error = confirm(next, tools, true, (await testOf(next.payment_method, tools)) ?? next.payment_method);
+    await paidInvoice(next, tools);
     return error === undefined ? { object: next } : { object: next, error };
   }
   if (tail === 'capture') {
@@ -185,6 +195,8 @@ export const stripeFlows: TwinFlows = {
   creating,
   acting,
   check: checkAmount,
+  amending: (template, stored, sent, kit) =>
+    template === SUBSCRIPTIONS ? amendingSubscription(stored, sent, kit) : Promise.resolve(undefined),
   errorMembers,
   events: {
     eventsTemplate: '/v1/events',
@@ -217,7 +229,8 @@ export const stripeFlows: TwinFlows = {
     tools.snapshot('payment_intent.created', object);
     return confirm(object, tools, true, test ?? object.payment_method);
   },
-  updating(template, object, _was, _tools, sent) {
+  updating(template, object, _was, tools, sent) {
+    if (template === SUBSCRIPTIONS) updatedSubscription(object, sent, tools.now());
     // Stripe's `disabled` parameter is no field of the endpoint: it moves its `status`.
     if (template === ENDPOINTS && typeof sent.disabled === 'boolean') {
       object.status = sent.disabled ? 'disabled' : 'enabled';

@@ -843,6 +843,7 @@ export class TwinEngine {
     heard?: EventHeard,
   ): Promise<TwinAnswer> {
     const fields = this.#fields(matched);
+    const body = await this.#amended(matched, resource, params.body);
     let before: unknown;
     let previous: Record<string, unknown> = {};
     const changed = await this.#change(
@@ -850,8 +851,8 @@ export class TwinEngine {
       this.#which(matched, resource),
       (stored, was) => {
         before = stored.object.state;
-        this.#apply(stored.object, params.body, fields);
-        this.#parts.flows?.updating?.(resource.template, stored.object, before, this.#tools, params.body);
+        this.#apply(stored.object, body, fields);
+        this.#parts.flows?.updating?.(resource.template, stored.object, before, this.#tools, body);
         for (const field of this.#parts.profile.timestamps.updated) {
           if (field in stored.object) stored.object[field] = this.#stamp();
         }
@@ -872,6 +873,21 @@ export class TwinEngine {
       this.#apply(value as Record<string, unknown>, params.body, fields);
     }
     return this.#json(status, value);
+  }
+
+  /** What an update of a stored object applies: `sent`, or what the provider's flows make of it. */
+  async #amended(
+    matched: MatchedOperation,
+    resource: TwinResource,
+    sent: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const amending = this.#parts.flows?.amending;
+    if (amending === undefined) return sent;
+    const stored = (await this.#stored(resource))?.find(this.#which(matched, resource));
+    if (stored === undefined || stored.deleted) return sent;
+    const outcome = await amending(resource.template, structuredClone(stored.object), sent, this.#kit(written()));
+    if (outcome !== undefined && 'error' in outcome) throw new Refusal(outcome.error);
+    return outcome?.sent ?? sent;
   }
 
   async #delete(matched: MatchedOperation, resource: TwinResource, heard?: EventHeard): Promise<TwinAnswer> {

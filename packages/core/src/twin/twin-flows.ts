@@ -185,6 +185,18 @@ export interface TwinFlows {
    */
   keyed?(template: string, object: Record<string, unknown>, values: Record<string, string>): void;
   /**
+   * Reads what an update needs of the twin before it is made (a Stripe Subscription's `items`, each
+   * price found and merged into the items it has): what the update then applies in place of
+   * `sent`, or the error that refuses it with nothing changed; `undefined`: `sent` as it is.
+   * `stored` is the object as it now is; what the kit writes is not kept.
+   */
+  amending?(
+    template: string,
+    stored: Record<string, unknown>,
+    sent: Record<string, unknown>,
+    kit: FlowKit,
+  ): Promise<{ sent: Record<string, unknown> } | { error: FlowError } | undefined>;
+  /**
    * Moves what an update's change of `state` moves (GitHub's `closed_at`), `was` the state before;
    * reads what was sent beside the object's fields (a GitHub hook's `add_events`, `remove_events`).
    */
