@@ -190,6 +190,18 @@ export class TwinEngine {
   }
 
   /**
+   * The document's example of an object of the collection at `template`, as its read answers it,
+   * under the id `id`: what `mockpoint trigger` sends of an event no flow makes.
+   */
+  exampleObject(template: string, id: string): Record<string, unknown> {
+    const read = this.#parts.model.operations.find((op) => op.action === 'read' && op.resource?.template === template);
+    if (read === undefined) return {};
+    const last = read.params.at(-1);
+    const { value } = this.#example({ op: read, values: last === undefined ? {} : { [last]: id } });
+    return isRecord(value) ? value : {};
+  }
+
+  /**
    * Emits events of `types` about `change` as a change of the twin does (kept,
    * sent to every subscriber), each told to `heard`: what `mockpoint trigger`
    * sends of an event no flow of the twin makes.

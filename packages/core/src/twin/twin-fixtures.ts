@@ -4,7 +4,8 @@
  * the API calls that make the objects the event is about, so that the twin's
  * own flows emit the event (kept, listed, delivered) as a client's calls would.
  * A step's path and body may name what the step before answered: `{id}`,
- * `{number}`, `{name}`; `{repo}` is the repository a GitHub trigger is about.
+ * `{number}`, `{name}`; `{customer}` and `{price}` the id of the last such
+ * object any step answered; `{repo}` is the repository a GitHub trigger is about.
  *
  * @module
  */
@@ -52,6 +53,20 @@ const checkout = (mode: 'payment' | 'subscription', recurring: Record<string, st
   { method: 'POST', path: '/v1/test_helpers/checkout/sessions/{id}/complete' },
 ];
 
+/** A customer, a monthly price and their subscription, its first invoice charged to `method`. */
+const subscription = (method: string): FixtureStep[] => [
+  customer,
+  product,
+  price({ 'recurring[interval]': 'month' }),
+  {
+    method: 'POST',
+    path: '/v1/subscriptions',
+    body: { customer: '{customer}', 'items[0][price]': '{price}', default_payment_method: method },
+  },
+];
+const subscribed = subscription('pm_card_visa');
+const manual = intent({ payment_method: 'pm_card_visa', confirm: true, capture_method: 'manual' });
+
 /** Stripe's: the calls `stripe trigger` makes for the same event (its fixtures), in the twin's flows. */
 const STRIPE: Record<string, readonly FixtureStep[]> = {
   'customer.created': [customer],
@@ -63,8 +78,15 @@ const STRIPE: Record<string, readonly FixtureStep[]> = {
   'payment_intent.payment_failed': [declined],
   'charge.failed': [declined],
   'payment_intent.requires_action': [intent({ payment_method: 'pm_card_authenticationRequired', confirm: true })],
-  'payment_intent.amount_capturable_updated': [
-    intent({ payment_method: 'pm_card_visa', confirm: true, capture_method: 'manual' }),
+  'payment_intent.amount_capturable_updated': [manual],
+  'charge.captured': [manual, { method: 'POST', path: '/v1/payment_intents/{id}/capture' }],
+  'setup_intent.succeeded': [
+    customer,
+    {
+      method: 'POST',
+      path: '/v1/setup_intents',
+      body: { customer: '{id}', payment_method: 'pm_card_visa', confirm: true },
+    },
   ],
   'payment_intent.canceled': [intent({}), { method: 'POST', path: '/v1/payment_intents/{id}/cancel' }],
   'product.created': [product],
@@ -81,6 +103,12 @@ const STRIPE: Record<string, readonly FixtureStep[]> = {
   'invoice.finalized': checkout('subscription', { 'recurring[interval]': 'month' }),
   'invoice.paid': checkout('subscription', { 'recurring[interval]': 'month' }),
   'invoice.payment_succeeded': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'customer.subscription.updated': [
+    ...subscribed,
+    { method: 'POST', path: '/v1/subscriptions/{id}', body: { cancel_at_period_end: true } },
+  ],
+  'customer.subscription.deleted': [...subscribed, { method: 'DELETE', path: '/v1/subscriptions/{id}' }],
+  'invoice.payment_failed': subscription('pm_card_chargeDeclined'),
   'charge.refunded': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
   'refund.created': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
 };

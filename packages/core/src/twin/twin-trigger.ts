@@ -12,6 +12,7 @@
  */
 import { MockpointError } from '../registry/errors.js';
 import type { TwinEngine } from './twin-engine.js';
+import { resolve, type Schema } from './twin-example.js';
 import { type FixtureStep, fixturesOf } from './twin-fixtures.js';
 
 /** A trigger as the route takes it. */
@@ -86,8 +87,11 @@ function documentEvents(engine: TriggerTwin): Map<string, string> {
   const enabled = schema?.properties?.enabled_events as { items?: { enum?: unknown[] } } | undefined;
   for (const type of enabled?.items?.enum ?? []) {
     if (typeof type !== 'string' || !EVENT_TYPE.test(type) || !type.includes('.')) continue;
+    // `charge.dispute.created` is about a `dispute`, `customer.subscription.paused` a `subscription`.
     const object = type.slice(0, type.lastIndexOf('.'));
-    const resource = engine.model.resources.find((one) => one.objectName === object && !one.template.includes('{'));
+    const named = (name: string) =>
+      engine.model.resources.find((one) => one.objectName === name && !one.template.includes('{'));
+    const resource = named(object) ?? named(object.slice(object.lastIndexOf('.') + 1));
     if (resource !== undefined) found.set(type, resource.template);
   }
   return found;
@@ -117,9 +121,9 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
   );
 }
 
-/** `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository and the label. */
+/** `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository, the label, a customer's and a price's id. */
 function filled(text: string, last: Record<string, unknown>, words: Record<string, string>): string {
-  return text.replace(/\{(id|number|name|repo|label)\}/g, (whole, word: string) => {
+  return text.replace(/\{(id|number|name|repo|label|customer|price)\}/g, (whole, word: string) => {
     const value = words[word] ?? last[word];
     return typeof value === 'string' || typeof value === 'number'
       ? encodeURIComponent(String(value)).replace(/%2F/g, '/')
@@ -165,6 +169,8 @@ async function runFixture(
     const error = value.error as Record<string, unknown> | undefined;
     const object = (error?.payment_intent ?? value) as Record<string, unknown>;
     if (step.method !== 'DELETE') last = object;
+    // What a later step names by its kind (`{customer}`, `{price}`).
+    if (typeof object.object === 'string' && typeof object.id === 'string') words[object.object] = object.id;
   }
   return last;
 }
@@ -190,13 +196,16 @@ export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): P
   if (engine.events === undefined || (steps === undefined && template === undefined)) throw unknownEvent(engine, type);
   const events: TriggerResult['events'] = [];
   const heard = (kind: string, event: Record<string, unknown>) => void events.push({ type: kind, event });
-  const words = { repo: trigger.repo ?? 'octocat/hello-world', label: `triage-${engine.newId('').slice(0, 6)}` };
+  const words: Record<string, string> = {
+    repo: trigger.repo ?? 'octocat/hello-world',
+    label: `triage-${engine.newId('').slice(0, 6)}`,
+  };
   let last: Record<string, unknown> = {};
   if (steps !== undefined) last = await runFixture(engine, steps, words, heard);
   if (!events.some((one) => one.type === type)) {
-    // No flow made it (an object only the document describes): its example, read as a client would.
-    if (steps === undefined && template !== undefined) last = await exampleObject(engine, template);
-    const [owner = 'octocat', repo = 'hello-world'] = words.repo.split('/');
+    // No flow made it (an object only the document describes): its example, as its read answers it.
+    if (steps === undefined && template !== undefined) last = exampleObject(engine, template, type);
+    const [owner = 'octocat', repo = 'hello-world'] = (trigger.repo ?? 'octocat/hello-world').split('/');
     await engine.announce(
       [type],
       { kind: 'action', template: template ?? '', object: last, values: { owner, repo } },
@@ -213,18 +222,41 @@ export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): P
   return result;
 }
 
-/** The document's example of an object of the collection `template`, under a new id. */
-async function exampleObject(engine: TwinEngine, template: string): Promise<Record<string, unknown>> {
-  const auth = engine.profile.auth;
-  const prefix = engine.model.resources.find((one) => one.template === template)?.prefix ?? '';
-  const answer = await engine.handle({
-    method: 'GET',
-    path: `${template}/${engine.newId(prefix)}`,
-    query: '',
-    body: '',
-    header: (name) =>
-      name === 'authorization' && auth !== undefined ? `${auth.schemes[0]} ${auth.bearerPrefix}trigger` : undefined,
-  });
-  const value = JSON.parse(answer.body) as unknown;
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+/** The enums of the top-level fields of an object of the collection `template`, as its read answers it. */
+function enumsOf(engine: TwinEngine, template: string, idParam: string): Map<string, string[]> {
+  const doc = engine.model.doc as Schema;
+  const read = (doc.paths as Record<string, Record<string, Schema>> | undefined)?.[`${template}/{${idParam}}`]?.get;
+  const ok = resolve(doc, (read?.responses as Record<string, Schema> | undefined)?.['200']);
+  const schema = resolve(doc, Object.values((ok.content as Record<string, Schema> | undefined) ?? {})[0]?.schema);
+  const found = new Map<string, string[]>();
+  for (const [field, property] of Object.entries((schema.properties as Record<string, unknown> | undefined) ?? {})) {
+    const values = resolve(doc, property).enum;
+    if (Array.isArray(values))
+      found.set(
+        field,
+        values.filter((value): value is string => typeof value === 'string'),
+      );
+  }
+  return found;
+}
+
+/**
+ * The document's example of an object of the collection `template` for the event `type`, under a
+ * new id of the collection's prefix (the profile's `ids.prefixes`); each field with an enum holding a value of it: the event's
+ * last word where the enum has it (`customer.subscription.paused`'s `status: "paused"`), else the
+ * enum's first.
+ */
+function exampleObject(engine: TwinEngine, template: string, type: string): Record<string, unknown> {
+  const resource = engine.model.resources.find((one) => one.template === template);
+  const object = engine.exampleObject(template, engine.newId(resource?.prefix ?? ''));
+  const word = type.slice(type.lastIndexOf('.') + 1);
+  for (const [field, values] of resource === undefined ? [] : enumsOf(engine, template, resource.idParam)) {
+    if (!(field in object) || values.length === 0) continue;
+    if (values.includes(word)) object[field] = word;
+    else if (typeof object[field] !== 'string' || !values.includes(object[field])) object[field] = values[0];
+  }
+  // A `status` the document gives no enum (a payout's) is the state the event names, not the
+  // example's placeholder: `payout.paid`'s `paid`.
+  if (object.status === 'status' && !['created', 'updated', 'deleted'].includes(word)) object.status = word;
+  return object;
 }
