@@ -50,6 +50,49 @@ function isJson(text: string): boolean {
   }
 }
 
+/** The profile's members about what every answer carries (request ids, a rate limit), built on first use. */
+const answerSchemas = onFirstUse(() => ({
+  /**
+   * A new id on every answer, in `header` (Stripe's `Request-Id: req_…`); with `original`, an
+   * answer to a request with an idempotency key names in that header the request that first
+   * used the key (Stripe's `Original-Request`). @default no request ids
+   */
+  requestIds: z
+    .object({
+      header: z.string().min(1).max(64).default('request-id'),
+      prefix: z.string().max(32).default('req_'),
+      length: z.number().int().min(8).max(64).default(14),
+      original: z.string().min(1).max(64).optional(),
+      /**
+       * Ids of groups of random upper-case hex digits joined by `:`, of these lengths, instead of
+       * `prefix` and `length` (GitHub's `X-GitHub-Request-Id: C0DE:1A2B:3C4D5E:6F7A8B:65F0A1B2`).
+       */
+      hexGroups: z.array(z.number().int().min(1).max(16)).min(1).max(8).optional(),
+    })
+    .strict()
+    .optional(),
+  /**
+   * The provider's own rate limit (GitHub's 5,000 requests an hour a token): each token's
+   * requests counted in the daemon's memory in fixed windows of `per`, every answer carrying
+   * the headers of `style` (api/rate-limit.ts), a request past `limit` refused with `status`
+   * until the window ends. @default no limit
+   */
+  rateLimit: z
+    .object({
+      limit: z.number().int().min(1).max(MAX_RATE_LIMIT),
+      per: z
+        .string()
+        .max(32)
+        .refine((per) => (windowMs(per) ?? 0) >= 1000 && (windowMs(per) ?? 0) <= MAX_RATE_WINDOW_MS, {
+          message: 'a duration from 1s to 31d, such as "1h"',
+        }),
+      style: z.enum(RATE_LIMIT_STYLES).default('ietf'),
+      status: z.union([z.literal(403), z.literal(429)]).default(429),
+    })
+    .strict()
+    .optional(),
+}));
+
 /** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
 const profileSchemas = onFirstUse(() => {
   const placeholderText = z.string().max(1000);
@@ -133,45 +176,7 @@ const profileSchemas = onFirstUse(() => {
         .optional(),
       /** The header whose key replays an earlier answer (same body) or refuses another body. */
       idempotencyHeader: z.string().max(64).optional(),
-      /**
-       * A new id on every answer, in `header` (Stripe's `Request-Id: req_…`); with `original`, an
-       * answer to a request with an idempotency key names in that header the request that first
-       * used the key (Stripe's `Original-Request`). @default no request ids
-       */
-      requestIds: z
-        .object({
-          header: z.string().min(1).max(64).default('request-id'),
-          prefix: z.string().max(32).default('req_'),
-          length: z.number().int().min(8).max(64).default(14),
-          original: z.string().min(1).max(64).optional(),
-          /**
-           * Ids of groups of random upper-case hex digits joined by `:`, of these lengths, instead of
-           * `prefix` and `length` (GitHub's `X-GitHub-Request-Id: C0DE:1A2B:3C4D5E:6F7A8B:65F0A1B2`).
-           */
-          hexGroups: z.array(z.number().int().min(1).max(16)).min(1).max(8).optional(),
-        })
-        .strict()
-        .optional(),
-      /**
-       * The provider's own rate limit (GitHub's 5,000 requests an hour a token): each token's
-       * requests counted in the daemon's memory in fixed windows of `per`, every answer carrying
-       * the headers of `style` (api/rate-limit.ts), a request past `limit` refused with `status`
-       * until the window ends. @default no limit
-       */
-      rateLimit: z
-        .object({
-          limit: z.number().int().min(1).max(MAX_RATE_LIMIT),
-          per: z
-            .string()
-            .max(32)
-            .refine((per) => (windowMs(per) ?? 0) >= 1000 && (windowMs(per) ?? 0) <= MAX_RATE_WINDOW_MS, {
-              message: 'a duration from 1s to 31d, such as "1h"',
-            }),
-          style: z.enum(RATE_LIMIT_STYLES).default('ietf'),
-          status: z.union([z.literal(403), z.literal(429)]).default(429),
-        })
-        .strict()
-        .optional(),
+      ...answerSchemas(),
       /**
        * A strong `ETag` on every `200` answer to a `GET`, and `304 Not Modified` (no body) when
        * the request's `If-None-Match` names it (GitHub's conditional requests). @default false
