@@ -74,12 +74,11 @@ describe("the root config's order of the test files", () => {
       .map((file) => file.key);
     expect(first).toEqual(
       expect.arrayContaining([
-        'vitest-plugin:packages/vitest-plugin/test/doc-snippets.test.ts',
         'vitest-plugin:packages/vitest-plugin/test/vitest-run.test.ts',
         'vitest-plugin:packages/vitest-plugin/test/published-types.test.ts',
       ]),
     );
-    expect(first[0]).toBe('vitest-plugin:packages/vitest-plugin/test/doc-snippets.test.ts');
+    expect(first[0]).toBe('server:packages/server/test/namespace-lifecycle.test.ts');
   });
 
   it('keeps each project without isolation one block, so that its workers carry on to its next file', () => {

@@ -1,9 +1,14 @@
 import { defineProject, mergeConfig } from 'vitest/config';
-import { sharedProject } from '../../vitest.shared.js';
+import { QUIET_PROBES, sharedProject } from '../../vitest.shared.js';
 
 export default mergeConfig(
   sharedProject,
   defineProject({
-    test: { name: 'vitest-plugin', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+    test: {
+      name: 'vitest-plugin',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      // doc-snippets runs in the root's `quiet` project (vitest.shared.ts).
+      exclude: QUIET_PROBES.map((path) => `../../${path}`),
+    },
   }),
 );
