@@ -8,7 +8,7 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { useDaemons } from './helpers/daemon.js';
-import { stripeTwin, stripeWebhooks } from './helpers/stripe.js';
+import { monthlyPrice, stripeTwin, stripeWebhooks } from './helpers/stripe.js';
 
 useDaemons();
 
@@ -92,12 +92,7 @@ describe.each(['memory', 'level'] as const)('Stripe events as Stripe sends them 
     ]);
     try {
       const customer = await stripe.customers.create({ email: 'sub@example.com' });
-      const price = await stripe.prices.create({
-        product_data: { name: 'Pro' },
-        unit_amount: 1500,
-        currency: 'usd',
-        recurring: { interval: 'month' },
-      });
+      const price = await monthlyPrice(stripe, 1500, 'Pro');
       const subscription = await stripe.subscriptions.create({
         customer: customer.id,
         items: [{ price: price.id, quantity: 2 }],

@@ -6,7 +6,7 @@
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 
-import { stripeTwin as twinOn, stripeWebhooks as webhooks } from './helpers/stripe.js';
+import { monthlyPrice, stripeTwin as twinOn, stripeWebhooks as webhooks } from './helpers/stripe.js';
 import { useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -122,12 +122,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin flows through stripe
     ]);
     try {
       const customer = await stripe.customers.create({ email: 'sub@example.com' });
-      const price = await stripe.prices.create({
-        product_data: { name: 'Pro' },
-        unit_amount: 1500,
-        currency: 'usd',
-        recurring: { interval: 'month' },
-      });
+      const price = await monthlyPrice(stripe, 1500, 'Pro');
       expect([price.type, price.recurring?.interval]).toEqual(['recurring', 'month']);
       const subscription = await stripe.subscriptions.create({
         customer: customer.id,

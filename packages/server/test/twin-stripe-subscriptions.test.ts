@@ -6,23 +6,13 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 
-import { stripeTwin as twinOn, stripeWebhooks as webhooks } from './helpers/stripe.js';
+import { monthlyPrice, stripeTwin as twinOn, stripeWebhooks as webhooks } from './helpers/stripe.js';
 import { useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
 async function stripeTwin(store: 'level' | 'redis'): Promise<{ stripe: Stripe; root: string }> {
   return twinOn(await twinRedis.store(store));
-}
-
-/** A monthly price of `amount` cents. */
-function monthly(stripe: Stripe, amount: number): Promise<Stripe.Price> {
-  return stripe.prices.create({
-    product_data: { name: `Plan ${amount}` },
-    unit_amount: amount,
-    currency: 'usd',
-    recurring: { interval: 'month' },
-  });
 }
 
 describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through stripe-node (%s)', (store) => {
@@ -32,9 +22,9 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
     try {
       const customer = await stripe.customers.create({ email: 'items@example.com' });
       const [basic, pro, seats] = [
-        await monthly(stripe, 1000),
-        await monthly(stripe, 2500),
-        await monthly(stripe, 300),
+        await monthlyPrice(stripe, 1000),
+        await monthlyPrice(stripe, 2500),
+        await monthlyPrice(stripe, 300),
       ];
       const made = await stripe.subscriptions.create({
         customer: customer.id,
@@ -104,7 +94,7 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
     ]);
     try {
       const customer = await stripe.customers.create({ email: 'guide@example.com' });
-      const price = await monthly(stripe, 1200);
+      const price = await monthlyPrice(stripe, 1200);
       const made = await stripe.subscriptions.create({
         customer: customer.id,
         items: [{ price: price.id }],
@@ -162,7 +152,7 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
     const { stripe } = await stripeTwin(store);
     const hooks = await webhooks(stripe, ['invoice.paid', 'invoice.payment_failed']);
     try {
-      const price = await monthly(stripe, 800);
+      const price = await monthlyPrice(stripe, 800);
       const bare = await stripe.customers.create({ email: 'bare@example.com' });
       const none = await stripe.subscriptions.create({
         customer: bare.id,
@@ -211,7 +201,7 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
     const hooks = await webhooks(stripe, ['customer.subscription.created', 'invoice.paid', 'payment_intent.created']);
     try {
       const customer = await stripe.customers.create({ email: 'trial@example.com' });
-      const price = await monthly(stripe, 2000);
+      const price = await monthlyPrice(stripe, 2000);
       const days = await stripe.subscriptions.create({
         customer: customer.id,
         items: [{ price: price.id }],
@@ -262,7 +252,7 @@ describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through st
     const hooks = await webhooks(stripe, ['customer.subscription.updated', 'customer.subscription.deleted']);
     try {
       const customer = await stripe.customers.create({ email: 'leaving@example.com' });
-      const price = await monthly(stripe, 900);
+      const price = await monthlyPrice(stripe, 900);
       const made = await stripe.subscriptions.create({
         customer: customer.id,
         items: [{ price: price.id }],

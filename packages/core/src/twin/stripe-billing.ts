@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { INTENTS, type Payment, writeCharge, writePaidIntent } from './stripe-charges.js';
+import { INTENTS, madeIntent, type Payment, writeCharge, writePaidIntent } from './stripe-charges.js';
 import { cardError, decline, declineOf } from './stripe-declines.js';
 import { invalidRequest, isFlowError, missingParam } from './stripe-errors.js';
 import { testOf } from './stripe-setup.js';
@@ -117,28 +117,7 @@ export interface Subscribing {
  * `requires_action` for 3-D Secure — or left `requires_payment_method`. Answers the intent.
  */
 function chargedIntent(payment: Payment, paying: NonNullable<Subscribing['paying']>, kit: FlowKit): Obj {
-  const intent = kit.example(INTENTS);
-  const id = kit.newId('pi_');
-  Object.assign(intent, {
-    id,
-    object: 'payment_intent',
-    amount: payment.amount,
-    amount_capturable: 0,
-    amount_received: 0,
-    capture_method: 'automatic',
-    client_secret: `${id}_secret_${kit.newId('').slice(0, 16)}`,
-    currency: payment.currency,
-    customer: payment.customer ?? null,
-    description: payment.description ?? null,
-    invoice: payment.invoice ?? null,
-    last_payment_error: null,
-    latest_charge: null,
-    livemode: false,
-    metadata: {},
-    next_action: null,
-    payment_method: null,
-    status: 'requires_payment_method',
-  });
+  const intent = madeIntent({ ...payment, metadata: undefined }, kit);
   kit.snapshot('payment_intent.created', { ...intent });
   kit.write({ kind: 'created', template: INTENTS, object: intent, after: true });
   if (paying.method === null) return intent;

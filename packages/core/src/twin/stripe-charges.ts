@@ -78,20 +78,18 @@ export interface Payment {
 }
 
 /**
- * Writes a PaymentIntent that succeeded with a test card and its Charge
- * (`payment_intent.created`, `payment_intent.succeeded`, `charge.succeeded`), and answers it. Its
- * `payment_intent.created` shows it as Stripe makes it for a Checkout Session or an invoice:
- * `requires_payment_method`, nothing received, no charge yet.
+ * A new PaymentIntent for `payment`, as Stripe makes one for a Checkout Session or an invoice:
+ * `requires_payment_method`, nothing received, no charge yet (not written).
  */
-export function writePaidIntent(payment: Payment, kit: FlowKit, after = false): Record<string, unknown> {
+export function madeIntent(payment: Payment, kit: FlowKit): Record<string, unknown> {
   const intent = kit.example(INTENTS);
   const id = kit.newId('pi_');
-  Object.assign(intent, {
+  return Object.assign(intent, {
     id,
     object: 'payment_intent',
     amount: payment.amount,
     amount_capturable: 0,
-    amount_received: payment.amount,
+    amount_received: 0,
     capture_method: 'automatic',
     client_secret: `${id}_secret_${kit.newId('').slice(0, 16)}`,
     currency: payment.currency,
@@ -106,8 +104,22 @@ export function writePaidIntent(payment: Payment, kit: FlowKit, after = false): 
     payment_method: null,
     status: 'requires_payment_method',
   });
-  kit.snapshot('payment_intent.created', { ...intent, amount_received: 0 });
-  Object.assign(intent, { latest_charge: kit.newId('ch_'), payment_method: kit.newId('pm_'), status: 'succeeded' });
+}
+
+/**
+ * Writes a PaymentIntent that succeeded with a test card and its Charge
+ * (`payment_intent.created`, `payment_intent.succeeded`, `charge.succeeded`), and answers it. Its
+ * `payment_intent.created` shows it as {@link madeIntent} makes it.
+ */
+export function writePaidIntent(payment: Payment, kit: FlowKit, after = false): Record<string, unknown> {
+  const intent = madeIntent(payment, kit);
+  kit.snapshot('payment_intent.created', { ...intent });
+  Object.assign(intent, {
+    amount_received: payment.amount,
+    latest_charge: kit.newId('ch_'),
+    payment_method: kit.newId('pm_'),
+    status: 'succeeded',
+  });
   kit.write({ kind: 'created', template: INTENTS, object: intent, after });
   writeCharge(intent, kit, after);
   return intent;

@@ -57,3 +57,13 @@ export async function stripeWebhooks(stripe: Stripe, events: string[]): Promise<
     close: receiver.close,
   };
 }
+
+/** A monthly Price of `amount` cents in USD, its product made with it. */
+export function monthlyPrice(stripe: Stripe, amount: number, name = `Plan ${amount}`): Promise<Stripe.Price> {
+  return stripe.prices.create({
+    product_data: { name },
+    unit_amount: amount,
+    currency: 'usd',
+    recurring: { interval: 'month' },
+  });
+}
