@@ -29,6 +29,7 @@ import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './strip
 import { decline } from './stripe-declines.js';
 import { errorMembers } from './stripe-errors.js';
 import { endpointLimit, stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
+import { checkMetadata } from './stripe-metadata.js';
 import { creatingRefund } from './stripe-refunds.js';
 import {
   createdSetup,
@@ -194,7 +195,8 @@ export const stripeFlows: TwinFlows = {
   paths: checkoutPaths,
   creating,
   acting,
-  check: checkAmount,
+  check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),
+  checkUpdate: (_template, sent) => checkMetadata(sent),
   amending: (template, stored, sent, kit) =>
     template === SUBSCRIPTIONS ? amendingSubscription(stored, sent, kit) : Promise.resolve(undefined),
   errorMembers,

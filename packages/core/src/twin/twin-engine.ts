@@ -854,6 +854,8 @@ export class TwinEngine {
     params: TwinParams,
     heard?: EventHeard,
   ): Promise<TwinAnswer> {
+    const invalid = this.#parts.flows?.checkUpdate?.(resource.template, params.body);
+    if (invalid !== undefined) throw new Refusal(invalid);
     const fields = this.#fields(matched);
     const body = await this.#amended(matched, resource, params.body);
     let before: unknown;
