@@ -229,6 +229,11 @@ export interface TwinFlows {
     tools: FlowKit,
   ): FlowError | undefined;
   /**
+   * What an operation outside the collections answers in place of the document's example
+   * `value` (GitHub's `GET /user`: the authenticated user); `undefined`: the example.
+   */
+  outside?(matched: MatchedOperation, value: unknown): unknown;
+  /**
    * Answers an operation that is no create/read/update/delete/list on a stored
    * object (`undefined`: the engine answers it from the document). `stored` is
    * the object the path's last id names, when the twin holds it.
