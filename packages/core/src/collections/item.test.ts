@@ -7,6 +7,7 @@ import {
   indexOfId,
   insertItem,
   itemOf,
+  LAZY_ITEM_CHARS,
   nextId,
   parseItem,
   patchItem,
@@ -132,5 +133,30 @@ describe('items', () => {
         else expect(carried).toBe(known);
       }
     }
+  });
+});
+
+describe('a large item', () => {
+  const big = `{"id":12345678901234567891,"name":"b","note":"${'x'.repeat(LAZY_ITEM_CHARS)}","n":[1,{"__proto__":2}]}`;
+
+  it('holds its text once and parses its value when read, the same value as a small item has', () => {
+    const large = itemOf(big);
+    expect(Object.keys(large)).toEqual(['text']); // no parsed copy kept beside the text
+    expect(large.text).toBe(big);
+    expect(large.value).toEqual(JSON.parse(big));
+    expect(Object.hasOwn((large.value.n as unknown[])[1] as object, '__proto__')).toBe(true);
+    // Read twice in one turn, it is one value.
+    expect(large.value).toBe(large.value);
+  });
+
+  it('is found, edited, measured and answered as a small item is', () => {
+    const collection = [itemOf('{"id":1}'), itemOf(big)];
+    expect(indexOfId(collection, 'id', '12345678901234567891')).toBe(1);
+    expect(nextId(collection, 'id')).toBe('12345678901234567892');
+    expect(collectionText(collection)).toBe(`[{"id":1},${big}]`);
+    expect(collectionBytes(collection)).toBe(Buffer.byteLength(`[{"id":1},${big}]`));
+    const patched = patchItem(collection[1] as Item, itemOf('{"name":"c"}'), 'id');
+    expect(patched.value.name).toBe('c');
+    expect(patched.text).toContain('"id":12345678901234567891');
   });
 });

@@ -36,8 +36,30 @@ export function parseItem(text: string): Item | ItemProblem {
   return itemOf(scanned.text);
 }
 
+/**
+ * Texts from this many UTF-16 units up are parsed when their value is read, and
+ * the value is held only while something uses it: a large item is kept once
+ * (its text), not twice, and its parse is paid by the reads that need it.
+ */
+export const LAZY_ITEM_CHARS = 256 * 1024;
+
+/** A large item: its text held, its value parsed on demand and kept weakly. */
+class LargeItem implements Item {
+  #value: WeakRef<Readonly<Record<string, unknown>>> | undefined;
+  constructor(readonly text: string) {}
+  get value(): Readonly<Record<string, unknown>> {
+    let value = this.#value?.deref();
+    if (value === undefined) {
+      value = JSON.parse(this.text) as Record<string, unknown>;
+      this.#value = new WeakRef(value);
+    }
+    return value;
+  }
+}
+
 /** The item of text known to be a minified JSON object. */
 export function itemOf(text: string): Item {
+  if (text.length >= LAZY_ITEM_CHARS) return new LargeItem(text);
   return { text, value: JSON.parse(text) as Record<string, unknown> };
 }
 
