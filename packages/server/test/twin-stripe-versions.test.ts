@@ -113,4 +113,42 @@ describe('Stripe API versions', () => {
       await Promise.all([pinned.close(), own.close(), older.close()]);
     }
   });
+
+  it('takes the parameters stripe-node 23 sends that the 2024-04-10 document lacks, kept as sent; an invented one is refused', async () => {
+    const { today } = await twins();
+    const customer = await today.customers.create({ email: 'today@example.com' });
+    const price = await today.prices.create({
+      product_data: { name: 'Pro' },
+      unit_amount: 1500,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+    });
+    const subscription = await today.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      billing_mode: { type: 'flexible' },
+      default_payment_method: 'pm_card_visa',
+    });
+    expect(subscription).toMatchObject({ status: 'active', billing_mode: { type: 'flexible' } });
+    expect((await today.subscriptions.retrieve(subscription.id)).billing_mode).toEqual({ type: 'flexible' });
+    const intent = await today.paymentIntents.create({
+      amount: 1000,
+      currency: 'usd',
+      excluded_payment_method_types: ['ideal'],
+    });
+    expect(intent).toMatchObject({ status: 'requires_payment_method', excluded_payment_method_types: ['ideal'] });
+    // `promotion` replaces the document's required `coupon`; `allow_redisplay` its `customer_consent_collected`.
+    const code = await today.promotionCodes.create({ promotion: { type: 'coupon', coupon: 'co_x' } });
+    expect(code.object).toBe('promotion_code');
+    const reader = await today.terminal.readers.processSetupIntent('tmr_x', {
+      setup_intent: 'seti_x',
+      allow_redisplay: 'always',
+    });
+    expect(reader.object).toBe('terminal.reader');
+    const refused = await today.subscriptions
+      .create({ customer: customer.id, items: [{ price: price.id }], invented_mode: 'x' } as never)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Stripe23.errors.StripeInvalidRequestError);
+    expect(refused).toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'invented_mode' });
+  });
 });

@@ -18,6 +18,7 @@ import { type Item, itemOf } from '../collections/item.js';
 import { seedOf } from '../random/seeded-random.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
+import { addedNames } from './twin-additions.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
 import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
@@ -666,12 +667,16 @@ export class TwinEngine {
     return { status, value };
   }
 
-  /** The fields the object an operation answers has (`undefined`: its schema does not say). */
+  /**
+   * The fields the object an operation answers has (`undefined`: its schema does not say), and the
+   * parameters the provider takes today beyond its document (twin-additions.ts), kept as sent.
+   */
   #fields(matched: MatchedOperation): Set<string> | undefined {
     const { schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
     if (schema === undefined) return undefined;
     const properties = liveOption(this.#ctx(), schema).properties;
-    return typeof properties === 'object' && properties !== null ? new Set(Object.keys(properties)) : undefined;
+    if (typeof properties !== 'object' || properties === null) return undefined;
+    return new Set([...Object.keys(properties), ...addedNames(matched.op.operation)]);
   }
 
   /**
