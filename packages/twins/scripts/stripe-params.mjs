@@ -120,8 +120,11 @@ function typesOf(file) {
 
 /** The top-level parameter names the document gives an operation (its body's, or its query's), and those its body requires. */
 function documentNames(operation) {
+  // Its form's, its JSON's, or its only other body's (a file upload's `multipart/form-data`).
   const content = operation.requestBody?.content ?? {};
-  const body = (content['application/x-www-form-urlencoded'] ?? content['application/json'])?.schema;
+  const media =
+    content['application/x-www-form-urlencoded'] ?? content['application/json'] ?? Object.values(content)[0];
+  const body = media?.schema;
   const query = (operation.parameters ?? []).filter((param) => param.in === 'query').map((param) => param.name);
   return { names: new Set([...Object.keys(body?.properties ?? {}), ...query]), required: body?.required ?? [] };
 }

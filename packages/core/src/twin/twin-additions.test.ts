@@ -58,6 +58,17 @@ describe('withAdditions', () => {
     expect(Object.keys(doc.paths as object)).toEqual(['/v1/promotion_codes', '/v1/balance']);
   });
 
+  it("adds to a file upload's multipart body, making no form body beside it", () => {
+    const schema = { type: 'object', properties: { file: {} } };
+    const doc = {
+      paths: { '/v1/files': { post: { requestBody: { content: { 'multipart/form-data': { schema } } } } } },
+    };
+    withAdditions(doc, { 'POST /v1/files': { added: ['file_link_data'] } });
+    expect(doc.paths['/v1/files'].post.requestBody).toEqual({
+      content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: {}, file_link_data: {} } } } },
+    });
+  });
+
   it('leaves a document without additions as it was', () => {
     const doc = documentOf();
     withAdditions(doc, undefined);

@@ -30,11 +30,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The operation's request body schema (form or JSON), made when it has none. */
+/** The operation's request body schema (form, JSON, or its only other: a file upload's), made when it has none. */
 function bodyOf(operation: Schema): Schema {
   const body = isRecord(operation.requestBody) ? operation.requestBody : {};
   const content = isRecord(body.content) ? body.content : {};
-  const media = content['application/x-www-form-urlencoded'] ?? content['application/json'];
+  const media =
+    content['application/x-www-form-urlencoded'] ?? content['application/json'] ?? Object.values(content)[0];
   if (isRecord(media) && isRecord(media.schema)) return media.schema;
   const schema: Schema = { type: 'object', properties: {}, additionalProperties: false };
   operation.requestBody = { ...body, content: { ...content, 'application/x-www-form-urlencoded': { schema } } };
