@@ -1,8 +1,8 @@
 // Writes github/document.json.gz: GitHub's REST description for api.github.com (as
 // @octokit/openapi 23.0.2 ships it, MIT; installed by packages/openapi-documents, so that this
-// package has no dependencies), kept to the paths the twin serves — repositories, issues, their
-// comments and labels, pull requests, repository hooks — and the components they reference, with
-// the prose (`description`, `summary`, `externalDocs`) taken out, then gzip-compressed. Run with
+// package has no dependencies): every path, and the components they reference, with the prose
+// (`description`, `summary`, `externalDocs`, `x-github`, `tags`) taken out but the examples kept
+// whole, then gzip-compressed. Run with
 // `pnpm --filter @mockpoint/twins trim:github` after changing the pinned version.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,31 +14,30 @@ const require = createRequire(new URL('../../openapi-documents/package.json', im
 const source = require.resolve('@octokit/openapi/generated/api.github.com.json');
 const doc = JSON.parse(readFileSync(source, 'utf8'));
 
-/** The paths the twin serves. */
-const KEEP = [
-  /^\/user\/repos$/,
-  /^\/orgs\/\{org\}\/repos$/,
-  /^\/repos\/\{owner\}\/\{repo\}$/,
-  /^\/repos\/\{owner\}\/\{repo\}\/issues(\/.*)?$/,
-  /^\/repos\/\{owner\}\/\{repo\}\/labels(\/.*)?$/,
-  /^\/repos\/\{owner\}\/\{repo\}\/pulls(\/\{pull_number\})?$/,
-  /^\/repos\/\{owner\}\/\{repo\}\/hooks(\/\{hook_id\})?$/,
-];
 const DROP = new Set(['description', 'summary', 'externalDocs', 'x-github', 'tags', 'x-displayName']);
 
-function trim(node) {
-  if (Array.isArray(node)) return node.map(trim);
+/** `node` without its prose; `within`: `examples` for a map of Example objects, `example` for one. */
+function trim(node, within) {
+  if (Array.isArray(node)) return node.map((item) => trim(item));
   if (typeof node !== 'object' || node === null) return node;
   const out = {};
   for (const [key, value] of Object.entries(node)) {
+    // An example is data, kept whole (a repository's own `description`).
+    if (key === 'example' || (key === 'value' && within === 'example')) {
+      out[key] = value;
+      continue;
+    }
     // A schema property may be called `description`: only drop it where it is prose.
     if (DROP.has(key) && (typeof value === 'string' || key === 'x-github' || key === 'externalDocs')) continue;
-    out[key] = trim(value);
+    out[key] = trim(
+      value,
+      key === 'examples' && within !== 'examples' ? 'examples' : within === 'examples' ? 'example' : undefined,
+    );
   }
   return out;
 }
 
-const paths = Object.fromEntries(Object.entries(doc.paths).filter(([path]) => KEEP.some((keep) => keep.test(path))));
+const paths = doc.paths;
 // Only the components the kept paths reach, following $refs within the document.
 const components = {};
 const seen = new Set();

@@ -18,6 +18,15 @@ import type { FlowError, FlowTools, TwinChange } from './twin-flows.js';
 /** Most hooks of a repository one event may have (GitHub's limit). */
 const MAX_HOOKS_PER_EVENT = 20;
 
+/**
+ * The repository's collections GitHub's flows keep (issues, their comments, pull requests, labels,
+ * hooks): the others of the document (a gist's comments, a runner's labels) send no event and are
+ * checked by no rule of these, although their last path segment is the same.
+ */
+export const GITHUB_KEPT = new Set(
+  ['issues', 'issues/comments', 'pulls', 'labels', 'hooks'].map((path) => `/repos/{owner}/{repo}/${path}`),
+);
+
 /** The event of each collection, by its last path segment. */
 const EVENT_OF: Record<string, string> = {
   issues: 'issues',
@@ -74,6 +83,7 @@ export function maskedHook(hook: Record<string, unknown>): Record<string, unknow
 
 /** The types (`issues.opened`) of the events a change emits (a new hook's: its `ping`). */
 export function githubEventTypes(change: TwinChange): string[] {
+  if (!GITHUB_KEPT.has(change.template)) return [];
   const last = change.template.split('/').at(-1) ?? '';
   if (last === 'hooks') return change.kind === 'created' ? ['ping'] : [];
   const event = EVENT_OF[last];

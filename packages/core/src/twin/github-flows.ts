@@ -4,11 +4,12 @@
  * the labels of an issue at `…/issues/{issue_number}/labels` (adding one emits
  * `issues.labeled`, removing one `issues.unlabeled`), and every change emits GitHub's webhook event
  * to the repository's hooks (github-events.ts), a new hook its `ping`; a hook's `config.secret` is
- * answered masked (`********`), as GitHub answers it.
+ * answered masked (`********`), as GitHub answers it; `GET /user` is the authenticated user.
  *
  * @module
  */
 import {
+  GITHUB_KEPT,
   githubEvent,
   githubEventTypes,
   githubHeaders,
@@ -23,6 +24,7 @@ import {
 import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
 import { githubList } from './github-lists.js';
 import type { FlowError, TwinFlows } from './twin-flows.js';
+import type { MatchedOperation } from './twin-model.js';
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
@@ -35,6 +37,7 @@ const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
 
 /** GitHub's `422 Validation Failed`, with an `errors` entry for each field missing or empty. */
 function check(template: string, sent: Record<string, unknown>): FlowError | undefined {
+  if (!GITHUB_KEPT.has(template)) return undefined;
   const wanted = REQUIRED[template.split('/').at(-1) ?? ''];
   if (wanted === undefined) return undefined;
   const missing = wanted.fields.filter(
@@ -64,6 +67,18 @@ function created(template: string, object: Record<string, unknown>, sent: Record
   return undefined;
 }
 
+/**
+ * The authenticated user, every token's (`octocat`), over the document's example: `GET /user`,
+ * `PATCH /user`, and `GET /users/{username}` of its login (another login the twin never made: 404).
+ */
+function outside(matched: MatchedOperation, value: unknown): unknown {
+  const { method, template } = matched.op;
+  const own =
+    (template === '/user' && (method === 'GET' || method === 'PATCH')) ||
+    (template === '/users/{username}' && method === 'GET' && matched.values.username === GITHUB_USER.login);
+  return own ? { ...(typeof value === 'object' && value !== null ? value : {}), ...GITHUB_USER } : undefined;
+}
+
 /** A hook as GitHub answers it: its `config.secret` masked (kept whole for signing). */
 function shown(template: string, object: Record<string, unknown>): Record<string, unknown> {
   return template.endsWith('/hooks') ? maskedHook(object) : object;
@@ -73,6 +88,7 @@ export const githubFlows: TwinFlows = {
   check,
   created,
   shown,
+  outside,
   events: {
     eventsTemplate: '',
     endpointsTemplate: '/repos/{owner}/{repo}/hooks',

@@ -12,7 +12,7 @@ import type { ActionOutcome, FlowTools } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
 /**
- * The authenticated user of every token: the twin keeps no users (no `/user`), so each
+ * The authenticated user of every token: the twin keeps no users (`GET /user` answers this), so each
  * token is GitHub's `octocat`, the `user` of what it makes and the `sender` of every event.
  */
 export const GITHUB_USER = {

@@ -36,6 +36,7 @@ import {
   stripeEventTypes,
   subscribes,
 } from './stripe-events.js';
+import { checkMetadata } from './stripe-metadata.js';
 import { creatingRefund } from './stripe-refunds.js';
 import {
   createdSetup,
@@ -202,7 +203,8 @@ export const stripeFlows: TwinFlows = {
   paths: checkoutPaths,
   creating,
   acting,
-  check: checkAmount,
+  check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),
+  checkUpdate: (_template, sent) => checkMetadata(sent),
   amending: (template, stored, sent, kit) =>
     template === SUBSCRIPTIONS ? amendingSubscription(stored, sent, kit) : Promise.resolve(undefined),
   errorMembers,

@@ -18,7 +18,7 @@ export class ParamProblem extends Error {
   constructor(
     message: string,
     readonly param: string,
-    readonly code: string,
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -31,6 +31,19 @@ function invalidInteger(value: unknown, at: string): ParamProblem {
     at.slice(0, 200),
     'parameter_invalid_integer',
   );
+}
+
+/**
+ * `value` when the schema's `maxLength` allows it; past it, Stripe's refusal
+ * (`Invalid string: nnnnnnnnnn...nnnnnnnnnn; must be at most 30 characters`),
+ * before the twin stores, copies or sends it on.
+ */
+function bounded(schema: Schema, value: string, at: string): string {
+  const max = schema.maxLength;
+  if (typeof max !== 'number' || value.length <= max) return value;
+  const shown = value.length > 20 ? `${value.slice(0, 10)}...${value.slice(-10)}` : value;
+  // Stripe's answer names no code for it.
+  throw new ParamProblem(`Invalid string: ${shown}; must be at most ${max} characters`, at.slice(0, 200));
 }
 
 /** A parameter's name below `at` (`amount`, `items[0][price]`). */
@@ -51,7 +64,7 @@ function coerce(doc: Schema, raw: unknown, value: unknown, at: string): unknown 
     if (value === '') return '';
     for (const option of list) {
       const resolved = resolve(doc, option);
-      if (typeof value === 'string' && resolved.type === 'string') return value;
+      if (typeof value === 'string' && resolved.type === 'string') return bounded(resolved, value, at);
       if (typeof value === 'object' && (resolved.type === 'object' || resolved.type === 'array')) {
         return coerce(doc, resolved, value, at);
       }
@@ -69,7 +82,7 @@ function coerce(doc: Schema, raw: unknown, value: unknown, at: string): unknown 
     }
     if (schema.type === 'number' && value !== '' && Number.isFinite(Number(value))) return Number(value);
     if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
-    return value;
+    return schema.type === 'string' ? bounded(schema, value, at) : value;
   }
   if (typeof value === 'number' && schema.type === 'integer' && !Number.isSafeInteger(value)) {
     throw invalidInteger(value, at);

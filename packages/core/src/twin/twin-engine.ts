@@ -21,7 +21,7 @@ import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { addedNames } from './twin-additions.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
-import { type ExampleContext, exampleOf, liveOption, resolve, type Schema } from './twin-example.js';
+import { type ExampleContext, exampleOf, liveOption } from './twin-example.js';
 import { checkExpand, ExpandProblem, expandAnswer } from './twin-expand.js';
 import type {
   ActionOutcome,
@@ -38,6 +38,7 @@ import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import type { DeliveryMembers, Handed } from './twin-outbox.js';
 import { type KeptChange, type KeptEvent, type KeptTarget, keepChange, keptChanges } from './twin-outbox-kept.js';
+import { documentedJson, documentedText, emptyList, namingParams, responseSchema } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import { TwinRates } from './twin-rate-limit.js';
@@ -131,13 +132,6 @@ class Refusal extends Error {
   constructor(readonly error: FlowError) {
     super(error.message);
   }
-}
-
-function responseSchema(doc: Schema, operation: Schema): { status: number; schema: Schema | undefined } {
-  const responses = (operation.responses ?? {}) as Record<string, Schema>;
-  const code = Object.keys(responses).find((key) => /^2\d\d$/.test(key)) ?? '200';
-  const content = (resolve(doc, responses[code]).content ?? {}) as Record<string, Schema>;
-  return { status: Number(code), schema: content['application/json']?.schema as Schema | undefined };
 }
 
 /** What one request's flows wrote besides its own change: other objects' changes, and snapshots. */
@@ -654,7 +648,9 @@ export class TwinEngine {
       if (read !== undefined) schema = responseSchema(this.#parts.model.doc, read.operation).schema;
     }
     const ctx = this.#ctx();
-    const value = schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema));
+    // Outside the collections, the document's own example where it gives one (GitHub's `GET /`).
+    const documented = resource === undefined ? documentedJson(ctx.doc, matched.op.operation) : undefined;
+    const value = documented?.value ?? (schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema)));
     const last = matched.op.params.at(-1);
     // The field the path's id names: `id`, or the profile's key of the collection (a label's `name`).
     const field = resource !== undefined && last === resource.idParam ? this.#keyField(resource) : 'id';
@@ -662,7 +658,11 @@ export class TwinEngine {
       // The path's id, as the example's type: a number where the document's ids are numbers.
       const record = value as Record<string, unknown>;
       const given = matched.values[last] as string;
-      record[field] = typeof record[field] === 'number' && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
+      const numeric = typeof record[field] === 'number' && /^-?\d{1,15}$/.test(given);
+      // A documented example's id is replaced only by one of its type (an org's number, not its login).
+      if (numeric || documented === undefined || typeof record[field] === 'string') {
+        record[field] = numeric ? Number(given) : given;
+      }
     }
     return { status, value };
   }
@@ -841,7 +841,7 @@ export class TwinEngine {
    * The provider's 404 of an id it does not hold: Stripe's `No such customer: 'cus_x'` where its
    * error carries a code, else the HTTP reason (GitHub's `Not Found`).
    */
-  #missing(resource: TwinResource, id: string): FlowError {
+  #missing(resource: Pick<TwinResource, 'template' | 'objectName'>, id: string): FlowError {
     const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
     const coded = this.#parts.profile.error.includes('{code}');
     return {
@@ -899,6 +899,8 @@ export class TwinEngine {
     params: TwinParams,
     asked: Asked,
   ): Promise<TwinAnswer> {
+    const invalid = this.#parts.flows?.checkUpdate?.(resource.template, params.body);
+    if (invalid !== undefined) throw new Refusal(invalid);
     const fields = this.#fields(matched);
     const body = await this.#amended(matched, resource, params.body);
     let before: unknown;
@@ -1019,8 +1021,39 @@ export class TwinEngine {
     const owner = this.#ownerOf(matched);
     const acted = owner === undefined ? undefined : await this.#act(matched, owner, params, asked);
     if (acted !== undefined) return acted;
-    const { status, value } = this.#example(matched);
-    return this.#json(status, value);
+    const example = this.#example(matched);
+    const own = this.#parts.flows?.outside?.(matched, example.value);
+    if (own !== undefined) return this.#json(example.status, own);
+    const unseen = await this.#unseenOutside(matched, owner);
+    if (unseen !== undefined) return unseen;
+    const text = documentedText(this.#parts.model.doc, matched.op.operation);
+    if (text !== undefined) return { status: text.status, headers: { 'content-type': text.type }, body: text.body };
+    return this.#json(example.status, example.value);
+  }
+
+  /**
+   * A `GET` outside the collections of what the twin never made, with the profile's `implied`
+   * and `unseen: "missing"` (twin-outside.ts): a list empty, an object its path names by a
+   * parameter not implied the provider's 404 — unless the twin holds the item it is below and
+   * no other parameter names it (a hook's `config`); `undefined`: answered from the document.
+   */
+  async #unseenOutside(matched: MatchedOperation, owner: TwinResource | undefined): Promise<TwinAnswer | undefined> {
+    const implied = this.#parts.profile.implied;
+    if (implied === undefined || this.#examples || matched.op.method !== 'GET') return undefined;
+    const { status, schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    const example = () => this.#example(matched).value;
+    const empty = schema === undefined ? undefined : emptyList(this.#ctx(), schema, example);
+    if (empty !== undefined) return this.#json(status, empty);
+    const naming = namingParams(matched.op.params, implied);
+    if (naming.length === 0) return undefined;
+    if (owner !== undefined) {
+      const above = [...owner.template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]);
+      const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
+      const held = (await this.#stored(owner))?.some((item) => which(item) && !item.deleted) === true;
+      if (held && naming.every((param) => param === owner.idParam || above.includes(param))) return undefined;
+    }
+    const named = matched.values[naming.at(-1) as string] ?? '';
+    throw new Refusal(this.#missing(owner ?? { template: matched.op.template, objectName: undefined }, named));
   }
 
   /** A `DELETE` the provider's flows answer as an action (Stripe's canceled Subscription), else a delete. */

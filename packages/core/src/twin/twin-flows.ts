@@ -225,8 +225,13 @@ export interface TwinFlows {
   list?(template: string, items: Record<string, unknown>[], query: Record<string, unknown>): ListOutcome | undefined;
   /** An item of a profile's `within` collection as its host's lists show it (GitHub's pull request as an issue). */
   member?(template: string, object: Record<string, unknown>): Record<string, unknown>;
-  /** Refuses a create before anything is stored (GitHub's `422 Validation Failed` for a missing field). */
+  /**
+   * Refuses a create before anything is stored (GitHub's `422 Validation Failed` for a missing
+   * field, Stripe's bounds of an amount and of metadata).
+   */
   check?(template: string, sent: Record<string, unknown>): FlowError | undefined;
+  /** Refuses an update of a stored object before anything is changed (Stripe's bounds of metadata). */
+  checkUpdate?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */
   created?(
     template: string,
@@ -234,6 +239,11 @@ export interface TwinFlows {
     sent: Record<string, unknown>,
     tools: FlowKit,
   ): FlowError | undefined;
+  /**
+   * What an operation outside the collections answers in place of the document's example
+   * `value` (GitHub's `GET /user`: the authenticated user); `undefined`: the example.
+   */
+  outside?(matched: MatchedOperation, value: unknown): unknown;
   /**
    * Answers an operation that is no create/read/update/delete/list on a stored
    * object (`undefined`: the engine answers it from the document). `stored` is

@@ -223,6 +223,14 @@ const profileSchemas = onFirstUse(() => {
        * comments made at `…/issues/{issue_number}/comments`); read when the item is answered.
        */
       counts: z.record(z.string().max(32), z.record(z.string().max(64), z.string().max(32))).default({}),
+      /**
+       * Path parameters naming what the twin takes as existing though it keeps none (GitHub's
+       * `owner`, `repo`: an issue is made in any repository). With them, a `GET` outside the
+       * collections of what the twin never made (`unseen: "missing"`) answers as the provider
+       * does: a list empty, a path naming an object by another parameter (`/orgs/{org}`) the
+       * provider's 404. @default absent: every operation outside the collections answers its example
+       */
+      implied: z.array(z.string().min(1).max(64)).max(16).optional(),
     })
     .strict();
   return { twinProfileSchema };

@@ -18,7 +18,8 @@ function verdictOf(exchange: Exchange, answer: TwinAnswer): Verdict {
   const prepared = prepareAnswers(answer.body, answer.status, 0);
   const chosen: EndpointAnswer = exchange.head ? prepared.head : prepared.full;
   const extra = { ...answer.headers };
-  delete extra['content-type'];
+  // JSON's is the prepared answer's; another (GitHub's `POST /markdown` HTML) is the twin's.
+  if (extra['content-type']?.startsWith('application/json') === true) delete extra['content-type'];
   if (Object.keys(extra).length === 0) return { answer: chosen, mark: BY_TWIN };
   return { answer: { ...chosen, headers: { ...chosen.headers, ...extra } } as EndpointAnswer, mark: BY_TWIN };
 }

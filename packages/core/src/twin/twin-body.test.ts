@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ParamProblem, readParams } from './twin-body.js';
+import type { Schema } from './twin-example.js';
+
+const doc: Schema = {};
+const operation: Schema = {
+  requestBody: {
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', maxLength: 5 },
+            email: {
+              anyOf: [
+                { type: 'string', maxLength: 3 },
+                { enum: [''], type: 'string' },
+              ],
+            },
+            tags: { type: 'array', items: { type: 'string', maxLength: 2 } },
+            free: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+};
+
+function read(body: string) {
+  return readParams(doc, operation, { query: '', body, contentType: 'application/x-www-form-urlencoded' }, true);
+}
+
+describe('readParams', () => {
+  it("takes strings within the schema's maxLength, and strings the schema leaves unbounded", () => {
+    expect(read('name=abcde&email=abc&tags[0]=ab&free=' + 'x'.repeat(10_000)).body).toMatchObject({
+      name: 'abcde',
+      email: 'abc',
+      tags: ['ab'],
+    });
+  });
+
+  it("refuses a string past the schema's maxLength as Stripe does, naming the parameter, at any depth", () => {
+    const past = (body: string) => {
+      try {
+        read(body);
+      } catch (error) {
+        return error as ParamProblem;
+      }
+      return undefined;
+    };
+    const long = past(`name=${'y'.repeat(30)}`);
+    expect(long).toBeInstanceOf(ParamProblem);
+    expect(long?.message).toBe('Invalid string: yyyyyyyyyy...yyyyyyyyyy; must be at most 5 characters');
+    expect(long?.param).toBe('name');
+    expect(long?.code).toBeUndefined();
+    expect(past('email=abcd')?.message).toBe('Invalid string: abcd; must be at most 3 characters');
+    expect(past('tags[0]=ab&tags[1]=abc')?.param).toBe('tags[1]');
+  });
+});

@@ -1,0 +1,162 @@
+// The GitHub twin answers every operation of GitHub's REST description (issue #73, "The whole
+// description"), against the built daemon on LevelDB: each operation of `@octokit/openapi` as
+// pinned (packages/openapi-documents: the whole document, not the twin's copy of it) answers
+// something other than `404 Unrecognized request URL`; what the twin never made is GitHub's
+// `404 Not Found`, a list of nothing is empty, and what addresses no object answers the
+// document's example — and with `unseen: "examples"` every operation answers its example.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Octokit } from '@octokit/rest';
+import { expect, it } from 'vitest';
+import { requestJson, useDaemons } from './helpers/daemon.js';
+import { twinDaemon } from './helpers/twin.js';
+
+useDaemons();
+
+const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' };
+
+/** Every operation (method, path template) of GitHub's REST description as `@octokit/openapi` ships it. */
+function githubOperations(): (readonly [string, string])[] {
+  const pinned = createRequire(new URL('../../openapi-documents/package.json', import.meta.url));
+  const file = pinned.resolve('@octokit/openapi/generated/api.github.com.json');
+  const document = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    ['get', 'post', 'put', 'patch', 'delete']
+      .filter((method) => item[method] !== undefined)
+      .map((method) => [method, path] as const),
+  );
+}
+
+/** Each operation sent once with simple values for its path (`7` for a number or id), 8 at a time. */
+async function sendEach(
+  root: string,
+  operations: readonly (readonly [string, string])[],
+): Promise<{ operation: string; status: number; body: string }[]> {
+  const answers: { operation: string; status: number; body: string }[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < operations.length) {
+      const [method, template] = operations[next++] as readonly [string, string];
+      const path = template.replace(/\{([^}]+)\}/g, (_, param: string) =>
+        /(number|_id)$/.test(param) ? '7' : `${param}1`,
+      );
+      const response = await fetch(`${root}${path}`, {
+        method: method.toUpperCase(),
+        headers: { authorization: 'token ghp_1', 'content-type': 'application/json' },
+        body: method === 'get' || method === 'delete' ? undefined : '{}',
+      });
+      answers.push({ operation: `${method} ${template}`, status: response.status, body: await response.text() });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return answers;
+}
+
+it('answers GitHub operations beyond issues, pulls and hooks as GitHub does (octokit)', async () => {
+  const { root } = await twinDaemon('github', 'level');
+  const quiet = () => undefined;
+  const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  const repo = { owner: 'octo', repo: 'app' };
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'answered',
+      (error: { status: number; response: { data: unknown } }) => [error.status, error.response.data],
+    );
+  // An object the twin never made: GitHub's 404.
+  const unknown: Record<string, () => Promise<unknown>> = {
+    'orgs.get': () => octokit.rest.orgs.get({ org: 'octo' }),
+    'repos.getContent': () => octokit.rest.repos.getContent({ ...repo, path: 'docs/README.md' }),
+    'git.getRef': () => octokit.rest.git.getRef({ ...repo, ref: 'heads/main' }),
+    'repos.getCombinedStatusForRef': () => octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: 'main' }),
+    'repos.getBranchProtection': () => octokit.rest.repos.getBranchProtection({ ...repo, branch: 'main' }),
+    'users.getByUsername': () => octokit.rest.users.getByUsername({ username: 'hubot' }),
+  };
+  for (const [operation, send] of Object.entries(unknown)) {
+    expect([operation, await failure(send())]).toEqual([operation, [404, NOT_FOUND]]);
+  }
+  // A list of nothing the twin wrote: empty, or search's envelope with nothing in it.
+  expect((await octokit.rest.repos.listReleases(repo)).data).toEqual([]);
+  expect((await octokit.rest.repos.listCollaborators(repo)).data).toEqual([]);
+  expect((await octokit.rest.search.issuesAndPullRequests({ q: 'is:issue bug' })).data).toEqual({
+    total_count: 0,
+    incomplete_results: false,
+    items: [],
+    search_type: 'hybrid',
+  });
+  // What addresses no object: the document's example (markdown's in HTML).
+  const rendered = await octokit.rest.markdown.render({ text: '# Hello' });
+  expect([rendered.status, rendered.headers['content-type'], rendered.data]).toEqual([
+    200,
+    'text/html; charset=utf-8',
+    '<p>Hello <strong>world</strong></p>',
+  ]);
+  const api = await octokit.rest.meta.root();
+  expect(api.data).toMatchObject({ current_user_url: 'https://api.github.com/user' });
+  const limits = await octokit.rest.rateLimit.get();
+  expect(limits.data).toMatchObject({ resources: { core: { limit: 5000 } }, rate: { limit: 5000 } });
+  // The authenticated user: every token's `octocat`, the `user` of each issue it makes.
+  const me = await octokit.rest.users.getAuthenticated();
+  expect(me.data).toMatchObject({ login: 'octocat', id: 1, type: 'User' });
+  expect(me.data).toHaveProperty('private_gists');
+  const issue = await octokit.rest.issues.create({ ...repo, title: 'Mine' });
+  expect(issue.data.user).toMatchObject({ login: me.data.login, id: me.data.id });
+  expect((await octokit.rest.users.getByUsername({ username: 'octocat' })).data).toMatchObject({ login: 'octocat' });
+  // Below an object the twin holds, no 404: a hook's `config`.
+  const hook = await octokit.rest.repos.createWebhook({ ...repo, config: { url: 'http://127.0.0.1:9/h' } });
+  const config = await octokit.rest.repos.getWebhookConfigForRepo({ ...repo, hook_id: hook.data.id });
+  expect(config.status).toBe(200);
+  const gone = octokit.rest.repos.getWebhookConfigForRepo({ ...repo, hook_id: hook.data.id + 1 });
+  expect(await failure(gone)).toEqual([404, NOT_FOUND]);
+});
+
+it('answers every operation of GitHub REST description, as @octokit/openapi pins it', async () => {
+  const operations = githubOperations();
+  expect(operations.length).toBeGreaterThan(1000);
+  const { daemon, name, root } = await twinDaemon('github', 'level');
+  const twin = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`);
+  expect(twin.body).toMatchObject({ operations: operations.length });
+  const answers = await sendEach(root, operations);
+  expect(answers.filter((answer) => answer.body.includes('Unrecognized request URL'))).toEqual([]);
+  // Each is answered, or refused in GitHub's form: 404 Not Found for what the twin never made,
+  // 422 for a create of what it keeps without the fields GitHub needs.
+  const refused = answers.filter((answer) => answer.status >= 300);
+  for (const answer of refused) {
+    expect([answer.operation, answer.status, Object.keys(JSON.parse(answer.body)).sort()]).toEqual([
+      answer.operation,
+      answer.status === 422 ? 422 : 404,
+      answer.status === 422 ? ['documentation_url', 'errors', 'message'] : ['documentation_url', 'message'],
+    ]);
+  }
+  expect(refused.filter((answer) => answer.status === 422).length).toBe(5);
+}, 120_000);
+
+it('answers every operation from its example with unseen: examples', async () => {
+  const operations = githubOperations();
+  const { root } = await twinDaemon('github', 'level', { unseen: 'examples' });
+  // Deletes first: once a collection holds objects, deleting one it never held is GitHub's 404.
+  const deletes = operations.filter(([method]) => method === 'delete');
+  const answers = [
+    ...(await sendEach(root, deletes)),
+    ...(await sendEach(
+      root,
+      operations.filter(([method]) => method !== 'delete'),
+    )),
+  ];
+  expect(answers).toHaveLength(operations.length);
+  // An empty create is GitHub's 422 (a field it needs is missing); every other operation answers.
+  expect(
+    answers
+      .filter((answer) => answer.status >= 300)
+      .map((answer) => `${answer.operation} → ${answer.status}`)
+      .sort(),
+  ).toEqual([
+    'post /repos/{owner}/{repo}/hooks → 422',
+    'post /repos/{owner}/{repo}/issues → 422',
+    'post /repos/{owner}/{repo}/issues/{issue_number}/comments → 422',
+    'post /repos/{owner}/{repo}/labels → 422',
+    'post /repos/{owner}/{repo}/pulls → 422',
+  ]);
+  const emojis = answers.find((answer) => answer.operation === 'get /emojis');
+  expect(JSON.parse(emojis?.body ?? '{}')).toHaveProperty('+1');
+}, 120_000);
