@@ -166,7 +166,7 @@ it('sends each Stripe event of the flows, and one only its document describes, l
   for (const type of wanted) {
     const sent = await client.triggerTwin(name, { event: type });
     const event = sent.events.find((one) => one.type === type)?.event as unknown as Stripe.Event;
-    expect(event, type).toMatchObject({ object: 'event', type, api_version: '2024-04-10', livemode: false });
+    expect(event, type).toMatchObject({ object: 'event', type, api_version: '2026-10-28.endive', livemode: false });
     // Listed and read where Stripe keeps its events.
     expect((await stripe.events.retrieve(event.id)).type).toBe(type);
   }

@@ -11,7 +11,10 @@
  * @module
  */
 import { invalidRequest } from './stripe-errors.js';
-import type { FlowError, FlowTools, TwinChange } from './twin-flows.js';
+import type { FlowError, FlowKit, FlowTools, TwinChange } from './twin-flows.js';
+
+/** The version of Stripe's OpenAPI document the twin is made from, for an event of no version. */
+const DOCUMENT_VERSION = '2024-04-10';
 
 /** Most webhook endpoints a Stripe account keeps (Stripe's documented limit). */
 const MAX_WEBHOOK_ENDPOINTS = 16;
@@ -63,8 +66,9 @@ export function stripeEventTypes(change: TwinChange): string[] {
 }
 
 /**
- * An `event` object of `type` about `object` (the object as it was at the event); a `*.updated`
- * one carries `previous_attributes`, the prior values of what the change changed.
+ * An `event` object of `type` about `object` (the object as it was at the event), in the API
+ * version of the request that made the change; a `*.updated` one carries `previous_attributes`,
+ * the prior values of what the change changed.
  */
 export function stripeEvent(
   type: string,
@@ -76,7 +80,7 @@ export function stripeEvent(
   return {
     id: tools.newId('evt_'),
     object: 'event',
-    api_version: '2024-04-10',
+    api_version: change?.version ?? DOCUMENT_VERSION,
     created: Math.floor(tools.now() / 1000),
     data: updated ? { object, previous_attributes: change.previous } : { object },
     livemode: false,
@@ -84,6 +88,35 @@ export function stripeEvent(
     request: { id: null, idempotency_key: null },
     type,
   };
+}
+
+/** `event` as `endpoint` takes it: in the endpoint's own `api_version` (Stripe: its events' version). */
+export function forEndpoint(
+  event: Record<string, unknown>,
+  endpoint: Record<string, unknown>,
+): Record<string, unknown> {
+  const version = endpoint.api_version;
+  return typeof version === 'string' && version !== event.api_version ? { ...event, api_version: version } : event;
+}
+
+/**
+ * A new webhook endpoint's `api_version`: the one sent (refused when Stripe knows no such version),
+ * else the version of the request that made it (Stripe: the account's default version).
+ */
+export function creatingEndpoint(
+  object: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): FlowError | undefined {
+  const given = sent.api_version;
+  if (given !== undefined && given !== '' && given !== null) {
+    const refusal = kit.checkVersion(given, 'api_version');
+    if (refusal !== undefined) return refusal;
+    object.api_version = given;
+    return undefined;
+  }
+  object.api_version = kit.version ?? DOCUMENT_VERSION;
+  return undefined;
 }
 
 /** Whether an endpoint (a stored `webhook_endpoint`) takes events of `type`. */

@@ -28,7 +28,14 @@ import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
 import { decline } from './stripe-declines.js';
 import { errorMembers } from './stripe-errors.js';
-import { endpointLimit, stripeEvent, stripeEventTypes, subscribes } from './stripe-events.js';
+import {
+  creatingEndpoint,
+  endpointLimit,
+  forEndpoint,
+  stripeEvent,
+  stripeEventTypes,
+  subscribes,
+} from './stripe-events.js';
 import { checkMetadata } from './stripe-metadata.js';
 import { creatingRefund } from './stripe-refunds.js';
 import {
@@ -173,6 +180,7 @@ function creating(
   if (template === METHODS) creatingMethod(object, sent, kit);
   if (template === INTENTS) return creatingIntent(object, sent, kit);
   if (template === PRICES) createdPrice(object, sent, kit);
+  if (template === ENDPOINTS) return Promise.resolve(creatingEndpoint(object, sent, kit));
   return Promise.resolve(undefined);
 }
 
@@ -206,6 +214,7 @@ export const stripeFlows: TwinFlows = {
     scheme: 'stripe',
     types: stripeEventTypes,
     event: stripeEvent,
+    forEndpoint,
     subscribes,
     limit: endpointLimit,
   },

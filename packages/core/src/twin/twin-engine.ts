@@ -18,6 +18,7 @@ import { type Item, itemOf } from '../collections/item.js';
 import { seedOf } from '../random/seeded-random.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
+import { addedNames } from './twin-additions.js';
 import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
 import { type ExampleContext, exampleOf, liveOption } from './twin-example.js';
@@ -45,6 +46,7 @@ import { counted, counts, keyFieldOf, type Related, sharing, withMembers } from 
 import { keyed, requestId, stamped, withErrorMembers } from './twin-request-ids.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 import type { TwinUnseen } from './twin-setting.js';
+import { isKnownVersion, newestVersion, requestVersion, unknownVersion } from './twin-versions.js';
 
 /** One request, as the twin reads it. */
 export interface TwinRequest {
@@ -61,6 +63,13 @@ export interface TwinRequest {
 
 /** Told one event a change emitted: its type and the event (Stripe's `event`, GitHub's payload). */
 export type EventHeard = (type: string, event: Record<string, unknown>) => void;
+
+/** What a request's changes carry to their events: who is told of them, the API version they are in. */
+interface Asked {
+  onEvent?: EventHeard | undefined;
+  /** The request's API version (twin-versions.ts). @default the profile's newest */
+  version?: string | undefined;
+}
 
 /** The twin's answer. */
 export interface TwinAnswer {
@@ -201,7 +210,7 @@ export class TwinEngine {
    * sends of an event no flow of the twin makes.
    */
   announce(types: readonly string[], change: TwinChange, heard?: EventHeard): Promise<void> {
-    return this.#emit({ ...change, events: [...types] }, heard);
+    return this.#emit({ ...change, events: [...types] }, { onEvent: heard });
   }
 
   /** Hands one event to the delivery engine for one receiver; its refusal (a host not allowed) is the caller's. */
@@ -309,10 +318,28 @@ export class TwinEngine {
     return { ...answer, headers: { ...answer.headers, ...rates.headers(counted) } };
   }
 
+  /** The answer to `request`, in the API version it names (echoed in the answer's header of the profile's `versions`). */
   async #answered(request: TwinRequest, id: string | undefined): Promise<TwinAnswer> {
-    const ids = this.#parts.profile.requestIds;
+    const versions = this.#parts.profile.versions;
+    let version: string | undefined;
     try {
       this.#checkAuth(request);
+      const named = requestVersion(this.#parts.profile, (name) => request.header(name));
+      if (typeof named === 'object') throw new Refusal(named);
+      version = named;
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal === undefined) throw error;
+      return this.#stamped(this.#error(refusal), id);
+    }
+    const answer = await this.#answeredIn(request, id, { onEvent: request.onEvent, version });
+    if (versions === undefined || version === undefined) return answer;
+    return { ...answer, headers: { ...answer.headers, [versions.header]: version } };
+  }
+
+  async #answeredIn(request: TwinRequest, id: string | undefined, asked: Asked): Promise<TwinAnswer> {
+    const ids = this.#parts.profile.requestIds;
+    try {
       const matched = this.#parts.model.match(request.method, request.path);
       if (matched === undefined) throw new Refusal(this.#unrecognized(request));
       const params = readParams(
@@ -325,11 +352,12 @@ export class TwinEngine {
       this.#checkEndpoint(matched, params);
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
-      if (key === undefined || key === '') return this.#stamped(await this.#answer(matched, params, request), id);
+      if (key === undefined || key === '')
+        return this.#stamped(await this.#answer(matched, params, request, asked), id);
       const answer = await this.#keys.once(
         key,
         `${request.method} ${request.path}\n${request.body}`,
-        async () => this.#stamped(await this.#answer(matched, params, request), id),
+        async () => this.#stamped(await this.#answer(matched, params, request, asked), id),
         (message) => this.#stamped(this.#error({ status: 400, type: 'idempotency_error', message }), id),
       );
       return keyed(answer, id, ids);
@@ -413,11 +441,18 @@ export class TwinEngine {
     return { doc: this.#parts.model.doc, now: this.#parts.now(), timestamps: this.#parts.profile.timestamps.format };
   }
 
-  /** The tools of one request's flows: the effects and snapshots it writes are kept in `into`. */
-  #kit(into: Written): FlowKit {
+  /**
+   * The tools of one request's flows: the effects and snapshots it writes are kept in `into`; the
+   * request's API version `version` (the newest when it named none).
+   */
+  #kit(into: Written, version?: string): FlowKit {
     let shots = 0;
+    const { profile } = this.#parts;
     return {
       ...this.#tools,
+      version: version ?? newestVersion(profile),
+      checkVersion: (value, param) =>
+        isKnownVersion(profile.versions, value) ? undefined : unknownVersion(profile, String(value), param),
       find: (id) => this.#find(id),
       example: (template) => this.#fresh(template),
       write: (effect) => {
@@ -449,7 +484,7 @@ export class TwinEngine {
   }
 
   /** Stores the effects a flow wrote (`after` or not) and emits their events, in order. */
-  async #settle(into: Written, after: boolean, heard: EventHeard | undefined): Promise<void> {
+  async #settle(into: Written, after: boolean, asked: Asked): Promise<void> {
     for (const effect of into.effects) {
       if ((effect.after === true) !== after) continue;
       const resource = this.#parts.model.resources.find((one) => one.template === effect.template);
@@ -479,7 +514,7 @@ export class TwinEngine {
           ...(previous === undefined ? {} : { previous }),
           ...(effect.events === undefined ? {} : { events: effect.events }),
         },
-        heard,
+        asked,
       );
     }
   }
@@ -509,21 +544,26 @@ export class TwinEngine {
     return this.#parts.profile.timestamps.format === 'unix' ? Math.floor(now / 1000) : new Date(now).toISOString();
   }
 
-  async #answer(matched: MatchedOperation, params: TwinParams, request: TwinRequest): Promise<TwinAnswer> {
+  async #answer(
+    matched: MatchedOperation,
+    params: TwinParams,
+    request: TwinRequest,
+    asked: Asked,
+  ): Promise<TwinAnswer> {
     const { op } = matched;
     const resource = op.resource;
     const expand = this.#parts.profile.expand;
-    const asked = expand === undefined ? undefined : (params.query[expand] ?? params.body[expand]);
+    const expanding = expand === undefined ? undefined : (params.query[expand] ?? params.body[expand]);
     // Refused before anything changes: too many paths, or one too deep.
-    if (Array.isArray(asked)) checkExpand(asked.map(String));
-    const answer = await this.#dispatch(matched, resource, params, request);
-    if (answer.status >= 300 || !Array.isArray(asked) || asked.length === 0) return answer;
+    if (Array.isArray(expanding)) checkExpand(expanding.map(String));
+    const answer = await this.#dispatch(matched, resource, params, request, asked);
+    if (answer.status >= 300 || !Array.isArray(expanding) || expanding.length === 0) return answer;
     const value = JSON.parse(answer.body) as unknown;
     const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
     // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
     const collections = await this.#parts.collections.get(this.#parts.name);
     const find = async (id: string) => (await this.#findSized(id, collections))?.object;
-    await expandAnswer(value, asked.map(String), find, maxBytes, answer.body.length);
+    await expandAnswer(value, expanding.map(String), find, maxBytes, answer.body.length);
     return { ...answer, body: JSON.stringify(value) };
   }
 
@@ -532,22 +572,23 @@ export class TwinEngine {
     resource: TwinResource | undefined,
     params: TwinParams,
     request: TwinRequest,
+    asked: Asked,
   ): Promise<TwinAnswer> {
-    if (resource === undefined) return this.#other(matched, params, request.onEvent);
+    if (resource === undefined) return this.#other(matched, params, asked);
     switch (matched.op.action) {
       case 'create':
-        return this.#create(matched, resource, params, request.onEvent);
+        return this.#create(matched, resource, params, asked);
       case 'read':
         return this.#read(matched, resource);
       case 'update':
-        return this.#update(matched, resource, params, request.onEvent);
+        return this.#update(matched, resource, params, asked);
       case 'delete':
-        return this.#deleteOrAct(matched, resource, params, request.onEvent);
+        return this.#deleteOrAct(matched, resource, params, asked);
       case 'list':
       case 'search':
         return this.#list(matched, resource, params, request);
       default:
-        return this.#other(matched, params, request.onEvent);
+        return this.#other(matched, params, asked);
     }
   }
 
@@ -626,12 +667,16 @@ export class TwinEngine {
     return { status, value };
   }
 
-  /** The fields the object an operation answers has (`undefined`: its schema does not say). */
+  /**
+   * The fields the object an operation answers has (`undefined`: its schema does not say), and the
+   * parameters the provider takes today beyond its document (twin-additions.ts), kept as sent.
+   */
   #fields(matched: MatchedOperation): Set<string> | undefined {
     const { schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
     if (schema === undefined) return undefined;
     const properties = liveOption(this.#ctx(), schema).properties;
-    return typeof properties === 'object' && properties !== null ? new Set(Object.keys(properties)) : undefined;
+    if (typeof properties !== 'object' || properties === null) return undefined;
+    return new Set([...Object.keys(properties), ...addedNames(matched.op.operation)]);
   }
 
   /**
@@ -668,7 +713,7 @@ export class TwinEngine {
     matched: MatchedOperation,
     resource: TwinResource,
     params: TwinParams,
-    heard?: EventHeard,
+    asked: Asked,
   ): Promise<TwinAnswer> {
     const invalid = this.#parts.flows?.check?.(resource.template, params.body);
     if (invalid !== undefined) throw new Refusal(invalid);
@@ -682,7 +727,7 @@ export class TwinEngine {
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
     for (const field of this.#parts.profile.timestamps.updated) if (field in object) object[field] = this.#stamp();
     const into = written();
-    const kit = this.#kit(into);
+    const kit = this.#kit(into, asked.version);
     const early = await this.#parts.flows?.creating?.(resource.template, object, params.body, kit);
     if (early !== undefined) throw new Refusal(early);
     const refused = this.#parts.flows?.created?.(resource.template, object, params.body, kit);
@@ -718,7 +763,7 @@ export class TwinEngine {
       this.#fits(resource.key, items, { at: -1, item });
       return { edit: { append: item }, result: kept };
     });
-    await this.#settle(into, false, heard);
+    await this.#settle(into, false, asked);
     await this.#emit(
       {
         kind: 'created',
@@ -727,9 +772,9 @@ export class TwinEngine {
         values: matched.values,
         ...this.#statesOf(into, String(made.id)),
       },
-      heard,
+      asked,
     );
-    await this.#settle(into, true, heard);
+    await this.#settle(into, true, asked);
     if (refused !== undefined) throw new Refusal(refused);
     return this.#json(this.#parts.profile.createStatus ?? status, this.#shown(resource, made));
   }
@@ -852,7 +897,7 @@ export class TwinEngine {
     matched: MatchedOperation,
     resource: TwinResource,
     params: TwinParams,
-    heard?: EventHeard,
+    asked: Asked,
   ): Promise<TwinAnswer> {
     const invalid = this.#parts.flows?.checkUpdate?.(resource.template, params.body);
     if (invalid !== undefined) throw new Refusal(invalid);
@@ -878,7 +923,7 @@ export class TwinEngine {
     if (changed !== undefined) {
       const object = await this.#view(resource, changed);
       const { template } = resource;
-      await this.#emit({ kind: 'updated', template, object, before, previous, values: matched.values }, heard);
+      await this.#emit({ kind: 'updated', template, object, before, previous, values: matched.values }, asked);
       return this.#json(200, this.#shown(resource, object));
     }
     if (!this.#examples) throw new Refusal(this.#missing(resource, matched.values[resource.idParam] as string));
@@ -904,7 +949,7 @@ export class TwinEngine {
     return outcome?.sent ?? sent;
   }
 
-  async #delete(matched: MatchedOperation, resource: TwinResource, heard?: EventHeard): Promise<TwinAnswer> {
+  async #delete(matched: MatchedOperation, resource: TwinResource, asked: Asked): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
     const removed = await this.#change(resource, this.#which(matched, resource), (stored) => ({
       ...stored,
@@ -913,7 +958,7 @@ export class TwinEngine {
     if (removed !== undefined)
       await this.#emit(
         { kind: 'deleted', template: resource.template, object: removed.object, values: matched.values },
-        heard,
+        asked,
       );
     if (removed === undefined && !this.#examples) return this.#error(this.#missing(resource, id));
     if (this.#parts.profile.deleted === 'no-content') {
@@ -972,9 +1017,9 @@ export class TwinEngine {
     return this.#json(200, envelope, headers);
   }
 
-  async #other(matched: MatchedOperation, params: TwinParams, heard?: EventHeard): Promise<TwinAnswer> {
+  async #other(matched: MatchedOperation, params: TwinParams, asked: Asked): Promise<TwinAnswer> {
     const owner = this.#ownerOf(matched);
-    const acted = owner === undefined ? undefined : await this.#act(matched, owner, params, heard);
+    const acted = owner === undefined ? undefined : await this.#act(matched, owner, params, asked);
     if (acted !== undefined) return acted;
     const example = this.#example(matched);
     const own = this.#parts.flows?.outside?.(matched, example.value);
@@ -1016,11 +1061,11 @@ export class TwinEngine {
     matched: MatchedOperation,
     resource: TwinResource,
     params: TwinParams,
-    heard?: EventHeard,
+    asked: Asked,
   ): Promise<TwinAnswer> {
     const acted =
-      this.#parts.flows?.acting === undefined ? undefined : await this.#act(matched, resource, params, heard);
-    return acted ?? this.#delete(matched, resource, heard);
+      this.#parts.flows?.acting === undefined ? undefined : await this.#act(matched, resource, params, asked);
+    return acted ?? this.#delete(matched, resource, asked);
   }
 
   /**
@@ -1032,7 +1077,7 @@ export class TwinEngine {
     matched: MatchedOperation,
     owner: TwinResource,
     params: TwinParams,
-    heard: EventHeard | undefined,
+    asked: Asked,
   ): Promise<TwinAnswer | undefined> {
     const flows = this.#parts.flows;
     if (flows?.action === undefined && flows?.acting === undefined) return undefined;
@@ -1041,7 +1086,7 @@ export class TwinEngine {
     const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
     const given = () => (stored === undefined ? undefined : structuredClone(stored.object));
     const into = written();
-    const kit = this.#kit(into);
+    const kit = this.#kit(into, asked.version);
     let outcome: ActionOutcome | undefined = await flows.acting?.(matched, given(), params.body, kit);
     if (outcome === undefined && matched.op.action !== 'delete') {
       outcome = flows.action?.(matched, given(), params.body, kit);
@@ -1050,7 +1095,7 @@ export class TwinEngine {
     if ('object' in outcome) {
       const done = outcome;
       await this.#change(owner, which, (kept) => ({ ...kept, object: done.object }));
-      await this.#settle(into, false, heard);
+      await this.#settle(into, false, asked);
       await this.#emit(
         {
           kind: 'action',
@@ -1063,9 +1108,9 @@ export class TwinEngine {
           ...(done.event === undefined ? {} : { extra: done.event }),
           ...(done.events === undefined ? {} : { events: done.events }),
         },
-        heard,
+        asked,
       );
-      await this.#settle(into, true, heard);
+      await this.#settle(into, true, asked);
     }
     if (outcome.error !== undefined) throw new Refusal(outcome.error);
     const done = outcome as { object: Record<string, unknown>; answer?: unknown };
@@ -1078,7 +1123,7 @@ export class TwinEngine {
    * subscriber of this moment left to be handed to the delivery engine after
    * the answer (#71 M4: a change's answer never waits for its fan-out).
    */
-  async #emit(change: TwinChange, heard: EventHeard | undefined): Promise<void> {
+  async #emit(change: TwinChange, asked: Asked): Promise<void> {
     const events = this.#parts.flows?.events;
     if (events === undefined) return;
     const types = change.events ?? events.types(change);
@@ -1097,8 +1142,11 @@ export class TwinEngine {
     // and what keeps them until they are handed off: the events' ids and their receivers.
     const deliveries: DeliveryMembers[] = [];
     const keeping: KeptEvent[] = [];
+    // In the request's API version; a change no request made (`mockpoint trigger`'s) in the newest.
+    const version = asked.version ?? newestVersion(this.#parts.profile);
+    const made = version === undefined ? change : { ...change, version };
     for (const type of types) {
-      const event = events.event(type, change.states?.[type] ?? change.object, this.#tools, change);
+      const event = events.event(type, change.states?.[type] ?? change.object, this.#tools, made);
       const targets = endpoints
         .map((item) => item.object)
         .filter((endpoint) => events.subscribes(endpoint, type, event));
@@ -1111,22 +1159,26 @@ export class TwinEngine {
         );
       }
       if (this.#parts.handOff !== undefined && targets.length > 0) {
-        const data = JSON.stringify(event);
-        const to = targets.map(
-          (endpoint) => events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret },
-        );
         const headers = events.headers?.(type, event);
-        for (const target of to) deliveries.push(deliveryMembers(target, data, events.scheme, headers));
-        // An event the twin keeps is referred to by its id; one it keeps nowhere (GitHub's) is kept whole.
-        keeping.push({
-          id: String(event.id),
-          type,
-          to,
-          ...(headers === undefined ? {} : { headers }),
-          ...(kept === undefined ? { data } : {}),
-        });
+        const whole = JSON.stringify(event);
+        for (const [data, endpoints] of textsFor(event, targets, events)) {
+          const to = endpoints.map(
+            (endpoint) => events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret },
+          );
+          for (const target of to) deliveries.push(deliveryMembers(target, data, events.scheme, headers));
+          // An event the twin keeps is referred to by its id, unless an endpoint takes it in another
+          // version of its own; one it keeps nowhere (GitHub's) is kept whole.
+          const own = kept === undefined || data !== whole;
+          keeping.push({
+            id: String(event.id),
+            type,
+            to,
+            ...(headers === undefined ? {} : { headers }),
+            ...(own ? { data } : {}),
+          });
+        }
       }
-      heard?.(type, event);
+      asked.onEvent?.(type, event);
     }
     const handOff = this.#parts.handOff;
     if (handOff === undefined || keeping.length === 0) return;
@@ -1155,6 +1207,23 @@ export class TwinEngine {
         matched.values[resource.idParam] !== undefined,
     );
   }
+}
+
+/**
+ * The text of `event` each of `targets` takes, with the endpoints taking it: the event as it is,
+ * or as an endpoint's own API version writes it (Stripe's `api_version` of the endpoint).
+ */
+function textsFor(
+  event: Record<string, unknown>,
+  targets: readonly Record<string, unknown>[],
+  events: TwinEvents,
+): Map<string, Record<string, unknown>[]> {
+  const texts = new Map<string, Record<string, unknown>[]>();
+  for (const endpoint of targets) {
+    const data = JSON.stringify(events.forEndpoint?.(event, endpoint) ?? event);
+    texts.set(data, [...(texts.get(data) ?? []), endpoint]);
+  }
+  return texts;
 }
 
 /**

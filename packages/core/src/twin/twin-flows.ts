@@ -60,6 +60,10 @@ export interface FlowKit extends FlowTools {
    * event carries the copy, the object's other events the object as it is written.
    */
   snapshot(type: string, object: Record<string, unknown>): void;
+  /** The API version the request is answered in (twin-versions.ts); `undefined` for a profile without versions. */
+  version: string | undefined;
+  /** The provider's refusal of `value` as an API version, sent as `param`; `undefined` when it knows it. */
+  checkVersion(value: unknown, param: string): FlowError | undefined;
 }
 
 /** An action's outcome: the object as it now is (stored when the twin holds it), or an error. */
@@ -94,6 +98,8 @@ export interface TwinChange {
   extra?: Record<string, unknown>;
   /** The event types, when the flow names them (otherwise the provider's `types`). */
   events?: string[];
+  /** The API version of the request that made the change (the profile's newest for none). @default none */
+  version?: string;
   /** The object as it was at some of its events, by type ({@link FlowKit.snapshot}); the others carry `object`. */
   states?: Readonly<Record<string, Record<string, unknown>>>;
   /**
@@ -113,6 +119,11 @@ export interface TwinEvents {
   scheme: 'stripe' | 'github' | 'standard';
   types(change: TwinChange): string[];
   event(type: string, object: Record<string, unknown>, tools: FlowTools, change?: TwinChange): Record<string, unknown>;
+  /**
+   * `event` as `endpoint` takes it, in the API version it was made with (Stripe's `api_version`
+   * of a webhook endpoint). @default the event as it is
+   */
+  forEndpoint?(event: Record<string, unknown>, endpoint: Record<string, unknown>): Record<string, unknown>;
   /** Whether `endpoint` takes `event`, of `type` (GitHub's `ping` goes to the new hook alone). */
   subscribes(endpoint: Record<string, unknown>, type: string, event: Record<string, unknown>): boolean;
   /**

@@ -91,6 +91,18 @@ const answerSchemas = onFirstUse(() => ({
     })
     .strict()
     .optional(),
+  /**
+   * The provider's dated API versions (Stripe's `2024-04-10` … `2026-10-28.endive`), oldest
+   * first: a request's `header` names the one it is answered in, echoed in the answer's; none
+   * answers in the newest (the last), an unknown one is refused (twin-versions.ts). @default no versions
+   */
+  versions: z
+    .object({
+      header: z.string().min(1).max(64),
+      known: z.array(z.string().min(1).max(64)).min(1).max(500),
+    })
+    .strict()
+    .optional(),
 }));
 
 /** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */

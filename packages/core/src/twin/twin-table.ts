@@ -13,6 +13,7 @@ import { KeyedTurns } from '../turns/keyed-turns.js';
 import type { SharedTurns } from '../turns/shared-turns.js';
 import { githubFlows } from './github-flows.js';
 import { stripeFlows } from './stripe-flows.js';
+import { type TwinAdditions, withAdditions } from './twin-additions.js';
 import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
 import { TwinModel } from './twin-model.js';
@@ -25,6 +26,8 @@ import type { TwinSetting } from './twin-setting.js';
 export interface TwinSource {
   document: Record<string, unknown>;
   profile: Record<string, unknown>;
+  /** Parameters the provider takes today that its document lacks (twin-additions.ts). @default none */
+  additions?: TwinAdditions;
 }
 
 /** The providers a daemon ships, loaded on first use. */
@@ -67,6 +70,7 @@ function providerModel(catalog: TwinCatalog, provider: string): Promise<TwinSour
   if (model === undefined) {
     model = catalog.load(provider).then((source) => {
       const checked = checkProfile(source.profile);
+      withAdditions(source.document, source.additions);
       return { ...source, checked, model: new TwinModel(source.document, checked, flowPaths(checked)) };
     });
     model.catch(() => models.delete(provider));
