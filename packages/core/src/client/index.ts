@@ -62,10 +62,6 @@ export type {
 export type { AnswerHeaders, Route, RouteAnswer, RouteInput } from '../api/route.js';
 export type { EndpointRecord } from '../api/schemas.js';
 export {
-  MAX_VERIFY_CONCURRENCY,
-  MAX_VERIFY_FINDINGS,
-  MAX_VERIFY_TIMEOUT_MS,
-  MAX_VERIFY_TOTAL_MS,
   VERIFY_FINDING_CODES,
   type VerifyEntry,
   type VerifyFinding,
