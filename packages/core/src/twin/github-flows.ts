@@ -4,7 +4,8 @@
  * the labels of an issue at `…/issues/{issue_number}/labels` (adding one emits
  * `issues.labeled`, removing one `issues.unlabeled`), and every change emits GitHub's webhook event
  * to the repository's hooks (github-events.ts), a new hook its `ping`; a hook's `config.secret` is
- * answered masked (`********`), as GitHub answers it; `GET /user` is the authenticated user.
+ * answered masked (`********`), as GitHub answers it; `GET /user` is the authenticated user;
+ * repositories by name, their git refs and contents, kept by github-repos.ts.
  *
  * @module
  */
@@ -23,6 +24,7 @@ import {
 } from './github-events.js';
 import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
 import { githubList } from './github-lists.js';
+import { githubRepos } from './github-repos.js';
 import type { FlowError, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -89,6 +91,7 @@ export const githubFlows: TwinFlows = {
   created,
   shown,
   outside,
+  own: githubRepos,
   events: {
     eventsTemplate: '',
     endpointsTemplate: '/repos/{owner}/{repo}/hooks',

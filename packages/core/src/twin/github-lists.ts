@@ -18,7 +18,8 @@ const SORTS: Record<string, string[]> = {
   pulls: ['created', 'updated', 'popularity', 'long-running'],
 };
 
-function invalid(resource: string, field: string, value: unknown): { error: FlowError } {
+/** GitHub's `422 Validation Failed` of a list parameter outside the values GitHub takes. */
+export function invalid(resource: string, field: string, value: unknown): { error: FlowError } {
   return {
     error: {
       status: 422,

@@ -28,6 +28,7 @@ import type {
   FlowEffect,
   FlowError,
   FlowKit,
+  FlowState,
   FlowTools,
   TwinChange,
   TwinEvents,
@@ -39,6 +40,7 @@ import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js'
 import type { DeliveryMembers, Handed } from './twin-outbox.js';
 import { type KeptChange, type KeptEvent, type KeptTarget, keepChange, keptChanges } from './twin-outbox-kept.js';
 import { documentedJson, documentedText, emptyList, namingParams, responseSchema } from './twin-outside.js';
+import { ownState } from './twin-own.js';
 import { previousAttributes } from './twin-previous.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import { TwinRates } from './twin-rate-limit.js';
@@ -556,7 +558,9 @@ export class TwinEngine {
     const expanding = expand === undefined ? undefined : (params.query[expand] ?? params.body[expand]);
     // Refused before anything changes: too many paths, or one too deep.
     if (Array.isArray(expanding)) checkExpand(expanding.map(String));
-    const answer = await this.#dispatch(matched, resource, params, request, asked);
+    const owned = await this.#owned(matched, params, request);
+    if (!('op' in owned)) return owned;
+    const answer = await this.#dispatch(owned, resource, params, request, asked);
     if (answer.status >= 300 || !Array.isArray(expanding) || expanding.length === 0) return answer;
     const value = JSON.parse(answer.body) as unknown;
     const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
@@ -565,6 +569,48 @@ export class TwinEngine {
     const find = async (id: string) => (await this.#findSized(id, collections))?.object;
     await expandAnswer(value, expanding.map(String), find, maxBytes, answer.body.length);
     return { ...answer, body: JSON.stringify(value) };
+  }
+
+  /**
+   * What the provider's flows answer of what they keep themselves (twin-own.ts), else the
+   * operation for the collections, its path's parameters as they keep its items.
+   */
+  async #owned(
+    matched: MatchedOperation,
+    params: TwinParams,
+    request: TwinRequest,
+  ): Promise<TwinAnswer | MatchedOperation> {
+    const own = this.#parts.flows?.own;
+    const answer =
+      own === undefined
+        ? undefined
+        : await own(matched, { body: params.body, query: params.query, raw: request.query }, this.#ownState());
+    if (answer === undefined) return matched;
+    if ('values' in answer) return { ...matched, values: { ...matched.values, ...answer.values } };
+    if ('error' in answer) throw new Refusal(answer.error);
+    if ('list' in answer) {
+      const page = pageOf(this.#parts.profile, answer.list, params.query, request.path, request.query);
+      return this.#json(200, page.items, page.link === undefined ? {} : { link: page.link });
+    }
+    if (answer.body === undefined) return { status: answer.status, headers: answer.headers ?? {}, body: '' };
+    return this.#json(answer.status, answer.body, answer.headers);
+  }
+
+  /** What the provider's flows keep of their own, in the name's collections. */
+  #ownState(): FlowState {
+    return ownState({
+      collections: this.#parts.collections,
+      name: this.#parts.name,
+      tools: this.#tools,
+      examples: this.#examples,
+      example: (method, template) => {
+        const op = this.#parts.model.operations.find((one) => one.method === method && one.template === template);
+        const value = op === undefined ? undefined : this.#example({ op, values: {} }).value;
+        return isRecord(value) ? value : {};
+      },
+      fits: (collection, items, replace) => this.#fits(collection, items, replace),
+      full: (message) => new Refusal({ status: 400, type: 'invalid_request_error', message }),
+    });
   }
 
   #dispatch(

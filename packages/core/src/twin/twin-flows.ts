@@ -109,6 +109,41 @@ export interface TwinChange {
   previous?: Record<string, unknown>;
 }
 
+/**
+ * What a provider keeps of its own beside the collections (twin-own.ts: GitHub's repositories by
+ * name, git refs, contents), and what it reads of the twin for them.
+ */
+export interface FlowState extends FlowTools {
+  /** The records of `kind` the flows kept (each as the flow kept it, `T`), by key, in the order first kept. */
+  read<T extends object>(kind: string): Promise<Map<string, T>>;
+  /** Keeps `record` (JSON) under `key` of `kind` (in place of one there); `undefined` removes it. */
+  keep(kind: string, key: string, record: object | undefined): Promise<void>;
+  /** The document's example answer of the operation `method template` (`{}` where it gives no object). */
+  example(method: string, template: string): Record<string, unknown>;
+  /** Whether what the twin never made answers from the document's examples (`unseen: "examples"`). */
+  readonly examples: boolean;
+}
+
+/** What a request sent, as {@link TwinFlows.own} reads it. */
+export interface OwnRequest {
+  body: Record<string, unknown>;
+  query: Record<string, unknown>;
+  /** The query string as sent, without `?` (what a redirect keeps). */
+  raw: string;
+}
+
+/**
+ * An answer of what a provider keeps itself: a body (none for `204`) and headers, a list the
+ * engine pages as its collections' (`per_page`, `page`, `Link`), or an error; or, with `values`,
+ * the collections' answer with the path's parameters as they keep its items (a renamed
+ * GitHub repository's issues, kept under its first name).
+ */
+export type OwnAnswer =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { list: Record<string, unknown>[] }
+  | { error: FlowError }
+  | { values: Record<string, string> };
+
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
 export interface TwinEvents {
   /** The collection events are kept in (`/v1/events`). */
@@ -160,6 +195,12 @@ export interface TwinFlows {
    * its path's last id is.
    */
   paths?: Record<string, Record<string, unknown>>;
+  /**
+   * Answers an operation from what the provider keeps itself (GitHub's repositories, git refs,
+   * contents), consulted before the collections, in the name's turn for a change; `undefined`:
+   * the engine answers it.
+   */
+  own?(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined>;
   /** The object as answered (GitHub masks a hook's `config.secret`); what is stored stays whole. */
   shown?(template: string, object: Record<string, unknown>): Record<string, unknown>;
   /**

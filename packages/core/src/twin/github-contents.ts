@@ -1,0 +1,170 @@
+/**
+ * A repository's files as GitHub's contents API keeps them (issue #73), per repository
+ * (twin-own.ts), one tree (a `branch` or `ref` sent is not told apart): `PUT …/contents/{path}`
+ * makes a file (`message`, base64 `content`; `201`) or changes one (its `sha` needed: none is
+ * `422 … "sha" wasn't supplied.`, another `409 {path} does not match {sha}`; `200`), each file's
+ * `sha` its git blob SHA-1 (`sha1("blob " + size + "\0" + bytes)`, as `git hash-object` makes it);
+ * `GET` reads a file (`type: "file"`, `encoding: "base64"`) or a directory (its entries);
+ * `DELETE` removes a file (its `sha` needed).
+ *
+ * @module
+ */
+import { notSupplied } from './github-refs.js';
+import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
+import type { MatchedOperation } from './twin-model.js';
+
+const FILES = 'contents';
+const CONTENTS = '/repos/{owner}/{repo}/contents/{path}';
+
+/** A file kept: its path, its bytes in base64, their size and blob SHA. */
+interface FileRecord {
+  path: string;
+  content: string;
+  size: number;
+  sha: string;
+}
+
+function hex(bytes: ArrayBuffer): string {
+  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The bytes of base64 `text` (`undefined`: not base64). */
+function decoded(text: string): Uint8Array | undefined {
+  try {
+    return Uint8Array.from(atob(text.replace(/\s+/g, '')), (char) => char.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Git's blob SHA-1 of `bytes`, as `git hash-object` makes it. */
+async function blobSha(bytes: Uint8Array): Promise<string> {
+  const head = new TextEncoder().encode(`blob ${bytes.length}\0`);
+  const all = new Uint8Array(head.length + bytes.length);
+  all.set(head);
+  all.set(bytes, head.length);
+  return hex(await crypto.subtle.digest('SHA-1', all));
+}
+
+/** An entry of the repository's tree as GitHub answers it (a file with its `content`, when asked). */
+function entry(
+  values: Record<string, string>,
+  path: string,
+  file: FileRecord | undefined,
+  withContent = false,
+): Record<string, unknown> {
+  const full = `${values.owner}/${values.repo}`;
+  const api = `https://api.github.com/repos/${full}`;
+  const type = file === undefined ? 'dir' : 'file';
+  const sha = file?.sha ?? '';
+  const url = `${api}/contents/${path}?ref=main`;
+  const html = `https://github.com/${full}/${type === 'file' ? 'blob' : 'tree'}/main/${path}`;
+  const git = `${api}/git/${type === 'file' ? 'blobs' : 'trees'}/${sha}`;
+  const shown: Record<string, unknown> = {
+    type,
+    ...(withContent && file !== undefined
+      ? { encoding: 'base64', content: `${(file.content.match(/.{1,60}/g) ?? []).join('\n')}\n` }
+      : {}),
+    size: file?.size ?? 0,
+    name: path.split('/').at(-1) ?? path,
+    path,
+    sha,
+    url,
+    git_url: git,
+    html_url: html,
+    download_url: file === undefined ? null : `https://raw.githubusercontent.com/${full}/main/${path}`,
+    _links: { self: url, git, html },
+  };
+  return shown;
+}
+
+/** The commit a write makes, as GitHub answers it beside the file. */
+function commit(state: FlowState, values: Record<string, string>, message: string): Record<string, unknown> {
+  const sha = hex(crypto.getRandomValues(new Uint8Array(20)).buffer);
+  const api = `https://api.github.com/repos/${values.owner}/${values.repo}/git`;
+  const person = { name: 'The Octocat', email: 'octocat@github.com', date: new Date(state.now()).toISOString() };
+  return {
+    sha,
+    node_id: state.newId('C_'),
+    url: `${api}/commits/${sha}`,
+    html_url: `https://github.com/${values.owner}/${values.repo}/commit/${sha}`,
+    author: person,
+    committer: person,
+    message,
+    tree: { url: `${api}/trees/${sha}`, sha },
+    parents: [],
+    verification: { verified: false, reason: 'unsigned', signature: null, payload: null },
+  };
+}
+
+function mismatch(path: string, sha: unknown): { error: FlowError } {
+  const message = `${path} does not match ${String(sha).slice(0, 64)}`;
+  return { error: { status: 409, type: 'invalid_request_error', message } };
+}
+
+async function put(
+  matched: MatchedOperation,
+  sent: Record<string, unknown>,
+  state: FlowState,
+  at: { key: string; path: string },
+  known: FileRecord | undefined,
+): Promise<OwnAnswer> {
+  const missing = ['message', 'content'].filter((field) => typeof sent[field] !== 'string');
+  if (missing.length > 0) return notSupplied(missing);
+  if (known !== undefined && (sent.sha === undefined || sent.sha === '')) return notSupplied(['sha']);
+  const { key, path } = at;
+  if (known !== undefined && sent.sha !== known.sha) return mismatch(path, sent.sha);
+  const bytes = decoded(String(sent.content));
+  if (bytes === undefined) {
+    return { error: { status: 422, type: 'invalid_request_error', message: 'content is not valid Base64' } };
+  }
+  const record: FileRecord = {
+    path,
+    content: String(sent.content).replace(/\s+/g, ''),
+    size: bytes.length,
+    sha: await blobSha(bytes),
+  };
+  await state.keep(FILES, key, record);
+  return {
+    status: known === undefined ? 201 : 200,
+    body: { content: entry(matched.values, path, record), commit: commit(state, matched.values, String(sent.message)) },
+  };
+}
+
+/** GitHub's contents of the repository kept as `scope`; `undefined`: not a contents operation. */
+export async function githubContents(
+  matched: MatchedOperation,
+  sent: Record<string, unknown>,
+  state: FlowState,
+  scope: string,
+): Promise<OwnAnswer | undefined> {
+  if (matched.op.template !== CONTENTS) return undefined;
+  const path = (matched.values.path ?? '').replace(/^\/+|\/+$/g, '');
+  if (path === '') return undefined;
+  const all = await state.read<FileRecord>(FILES);
+  const key = `${scope}:${path}`;
+  const known = all.get(key);
+  const { method } = matched.op;
+  if (method === 'PUT') return put(matched, sent, state, { key, path }, known);
+  if (method === 'DELETE') {
+    if (known === undefined) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+    const missing = ['message', 'sha'].filter((field) => typeof sent[field] !== 'string' || sent[field] === '');
+    if (missing.length > 0) return notSupplied(missing);
+    if (sent.sha !== known.sha) return mismatch(path, sent.sha);
+    await state.keep(FILES, key, undefined);
+    return { status: 200, body: { content: null, commit: commit(state, matched.values, String(sent.message)) } };
+  }
+  if (method !== 'GET') return undefined;
+  if (known !== undefined) return { status: 200, body: entry(matched.values, path, known, true) };
+  // A directory: the files and directories right below it, by name.
+  const prefix = `${scope}:${path}/`;
+  const names = new Map<string, FileRecord | undefined>();
+  for (const [at, file] of all) {
+    if (!at.startsWith(prefix)) continue;
+    const [name = '', ...deeper] = at.slice(prefix.length).split('/');
+    names.set(name, deeper.length === 0 ? file : undefined);
+  }
+  if (names.size === 0) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+  const entries = [...names.keys()].sort().map((name) => entry(matched.values, `${path}/${name}`, names.get(name)));
+  return { status: 200, body: entries };
+}

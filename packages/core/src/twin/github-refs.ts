@@ -1,0 +1,110 @@
+/**
+ * A repository's git refs as GitHub's Git database API keeps them (issue #73), by their full
+ * name (`refs/heads/feature`), per repository (twin-own.ts): `POST …/git/refs` makes one (`ref`,
+ * `sha`; an existing one `422 Reference already exists`), `GET …/git/ref/{ref}` reads it
+ * (`heads/feature`, sent encoded as `heads%2Ffeature` by Octokit), `GET …/git/matching-refs/{ref}`
+ * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; the twin keeps no commits,
+ * so it cannot tell a fast-forward: every move is taken, `force` or not), `DELETE` removes it.
+ *
+ * @module
+ */
+import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
+import type { MatchedOperation } from './twin-model.js';
+
+const REFS = 'refs';
+const GIT = '/repos/{owner}/{repo}/git';
+
+/** A ref kept: its full name, the commit it points at, its node id. */
+interface RefRecord {
+  ref: string;
+  sha: string;
+  node_id: string;
+}
+
+function refused(message: string): { error: FlowError } {
+  return { error: { status: 422, type: 'invalid_request_error', message } };
+}
+
+/** GitHub's refusal of a request missing fields (`Invalid request.\n\n"sha" wasn't supplied.`). */
+export function notSupplied(missing: readonly string[]): { error: FlowError } {
+  const names = missing.map((field) => `"${field}"`).join(', ');
+  return refused(`Invalid request.\n\n${names} ${missing.length === 1 ? "wasn't" : "weren't"} supplied.`);
+}
+
+/** A ref as GitHub answers it, at the path's repository. */
+function shown(record: RefRecord, values: Record<string, string>): Record<string, unknown> {
+  const api = `https://api.github.com/repos/${values.owner}/${values.repo}/git`;
+  return {
+    ref: record.ref,
+    node_id: record.node_id,
+    url: `${api}/${record.ref}`,
+    object: { sha: record.sha, type: 'commit', url: `${api}/commits/${record.sha}` },
+  };
+}
+
+/** A commit's SHA as GitHub takes one: 40 hex digits (the twin keeps no commits to look up). */
+function isSha(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
+}
+
+/** The refs of the repository kept as `scope`, by full name. */
+async function refsOf(state: FlowState, scope: string): Promise<Map<string, RefRecord>> {
+  const all = await state.read<RefRecord>(REFS);
+  const prefix = `${scope}:`;
+  return new Map([...all].filter(([key]) => key.startsWith(prefix)).map(([, record]) => [record.ref, record]));
+}
+
+async function createRef(
+  matched: MatchedOperation,
+  sent: Record<string, unknown>,
+  state: FlowState,
+  scope: string,
+): Promise<OwnAnswer> {
+  const missing = ['ref', 'sha'].filter((field) => sent[field] === undefined || sent[field] === '');
+  if (missing.length > 0) return notSupplied(missing);
+  const ref = String(sent.ref);
+  if (!/^refs\/[^/]+\/.+/.test(ref) || ref.length > 1000) {
+    return refused(`Reference name '${ref.slice(0, 200)}' is not valid: it starts with refs/ and has two slashes.`);
+  }
+  if (!isSha(sent.sha)) return refused('Object does not exist');
+  if ((await refsOf(state, scope)).has(ref)) return refused('Reference already exists');
+  const record: RefRecord = { ref, sha: sent.sha.toLowerCase(), node_id: state.newId('REF_') };
+  await state.keep(REFS, `${scope}:${ref}`, record);
+  return { status: 201, body: shown(record, matched.values) };
+}
+
+/** GitHub's git refs of the repository kept as `scope`; `undefined`: not a ref's operation. */
+export async function githubRefs(
+  matched: MatchedOperation,
+  sent: Record<string, unknown>,
+  state: FlowState,
+  scope: string,
+): Promise<OwnAnswer | undefined> {
+  const { method, template } = matched.op;
+  if (!template.startsWith(`${GIT}/`)) return undefined;
+  if (template === `${GIT}/refs` && method === 'POST') return createRef(matched, sent, state, scope);
+  const name = `refs/${matched.values.ref ?? ''}`;
+  if (template === `${GIT}/matching-refs/{ref}` && method === 'GET') {
+    const refs = [...(await refsOf(state, scope)).values()].filter((record) => record.ref.startsWith(name));
+    refs.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+    return { status: 200, body: refs.map((record) => shown(record, matched.values)) };
+  }
+  const known = (await refsOf(state, scope)).get(name);
+  if (template === `${GIT}/ref/{ref}` && method === 'GET') {
+    return known === undefined
+      ? { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } }
+      : { status: 200, body: shown(known, matched.values) };
+  }
+  if (template !== `${GIT}/refs/{ref}`) return undefined;
+  if (method !== 'PATCH' && method !== 'DELETE') return undefined;
+  if (known === undefined) return refused('Reference does not exist');
+  if (method === 'DELETE') {
+    await state.keep(REFS, `${scope}:${name}`, undefined);
+    return { status: 204 };
+  }
+  if (sent.sha === undefined || sent.sha === '') return notSupplied(['sha']);
+  if (!isSha(sent.sha)) return refused('Object does not exist');
+  const moved: RefRecord = { ...known, sha: sent.sha.toLowerCase() };
+  await state.keep(REFS, `${scope}:${name}`, moved);
+  return { status: 200, body: shown(moved, matched.values) };
+}

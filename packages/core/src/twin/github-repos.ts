@@ -1,0 +1,223 @@
+/**
+ * GitHub's repositories by name (issue #73), kept by the twin's GitHub flows (twin-own.ts):
+ * made by `POST /user/repos` (the authenticated user's) and `POST /orgs/{org}/repos` (a second
+ * of one full name `422 Repository creation failed.`), read, listed, updated, renamed (the old
+ * name answering GitHub's redirect to the new one) and deleted, and the operations below a
+ * repository (`/repos/{owner}/{repo}/…`) answered only where it exists, by this rule: an owner
+ * none of whose repositories was made through the API has its repositories **implied** (made on
+ * the first write below them, as `owner/repo` of the path), so issues made in a repository never
+ * created go on working; an owner with one made explicitly has only those (GitHub's 404 for
+ * another).
+ *
+ * @module
+ */
+import { githubContents } from './github-contents.js';
+import { validationFailed } from './github-events.js';
+import { GITHUB_USER } from './github-issues.js';
+import { githubRefs } from './github-refs.js';
+import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './github-repo-object.js';
+import type { FlowError, FlowState, OwnAnswer, OwnRequest } from './twin-flows.js';
+import type { MatchedOperation } from './twin-model.js';
+
+/** The kind the repositories are kept as. */
+const REPOS = 'repos';
+const REPO = '/repos/{owner}/{repo}';
+
+/** One repository kept, by its full name in lower case; or where a renamed one went. */
+export interface RepoRecord {
+  repository?: Record<string, unknown>;
+  /** The full name its issues, refs and contents are kept under: its first. */
+  scope?: string;
+  /** Made on the first write below it, its owner having none made explicitly. */
+  implied?: boolean;
+  /** The full name a repository renamed from this one now has. */
+  moved?: string;
+}
+
+const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
+
+function keyOf(owner: string, name: string): string {
+  return `${owner}/${name}`.toLowerCase();
+}
+
+function loginOf(record: RepoRecord): string {
+  return String((record.repository?.owner as { login?: unknown } | undefined)?.login ?? '').toLowerCase();
+}
+
+async function records(state: FlowState): Promise<Map<string, RepoRecord>> {
+  return state.read<RepoRecord>(REPOS);
+}
+
+/** The live repositories kept, in the order made. */
+function live(all: Map<string, RepoRecord>): RepoRecord[] {
+  return [...all.values()].filter((record) => record.repository !== undefined);
+}
+
+/** A new repository of `login` (an organization's with `organization`), kept; or GitHub's refusal. */
+async function create(
+  state: FlowState,
+  login: string,
+  organization: boolean,
+  sent: Record<string, unknown>,
+  implied = false,
+): Promise<OwnAnswer> {
+  const given = typeof sent.name === 'string' ? sent.name.trim() : '';
+  if (given === '') {
+    return { error: creationFailed({ resource: 'Repository', code: 'missing_field', field: 'name' }) };
+  }
+  // GitHub makes a name of letters, digits, `.`, `-` and `_`, each other character a `-`.
+  const name = given.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+  const all = await records(state);
+  const key = keyOf(login, name);
+  if (all.get(key)?.repository !== undefined) {
+    const message = 'name already exists on this account';
+    return { error: creationFailed({ resource: 'Repository', code: 'custom', field: 'name', message }) };
+  }
+  const id = live(all).reduce((most, record) => Math.max(most, Number(record.repository?.id) || 0), 0) + 1;
+  const repository = newRepository(state, ownerOf(login, organization), name, id, sent);
+  const record: RepoRecord = { repository, scope: `${login}/${name}`, ...(implied ? { implied } : {}) };
+  await state.keep(REPOS, key, record);
+  return { status: 201, body: repository };
+}
+
+function creationFailed(error: Record<string, unknown>): FlowError {
+  return { ...validationFailed('custom', [error]), message: 'Repository creation failed.' };
+}
+
+/** `GET /user/repos`, `/orgs/{org}/repos`, `/users/{username}/repos`: the repositories of each. */
+async function list(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined> {
+  const all = await records(state);
+  // A list the twin never wrote, with `unseen: "examples"`: the document's example.
+  if (state.examples && all.size === 0) return undefined;
+  const repositories = live(all).map((record) => ({
+    record,
+    repository: record.repository as Record<string, unknown>,
+  }));
+  const { template } = matched.op;
+  if (template === '/user/repos') {
+    // The user's own, and those it made in organizations: not those only implied by a write.
+    const own = repositories.filter(({ record }) => !record.implied || loginOf(record) === GITHUB_USER.login);
+    return repositoryList(
+      own.map((one) => one.repository),
+      sent.query,
+      { sort: 'full_name', type: 'all' },
+    );
+  }
+  const login = (matched.values.org ?? matched.values.username ?? '').toLowerCase();
+  const owned = repositories.filter(({ record }) => loginOf(record) === login).map((one) => one.repository);
+  const defaults =
+    template === '/orgs/{org}/repos' ? { sort: 'created', type: 'all' } : { sort: 'full_name', type: 'owner' };
+  return repositoryList(owned, sent.query, { ...defaults, type: login === GITHUB_USER.login ? defaults.type : 'all' });
+}
+
+/** The path below the repository of the request (`/issues/1`), its values as sent. */
+function pathBelow(matched: MatchedOperation): string {
+  return matched.op.template
+    .slice(REPO.length)
+    .replace(/\{([^}]+)\}/g, (_, param: string) => encodeURIComponent(matched.values[param] ?? ''));
+}
+
+/**
+ * GitHub's answer at a renamed repository's old name: `301` for a read, `307` for a write, its
+ * `Location` the request's path and query at the new name, relative (so under any root).
+ */
+function redirect(matched: MatchedOperation, to: string, raw: string): OwnAnswer {
+  const below = pathBelow(matched);
+  const depth = below.split('/').length - 1;
+  const name = encodeURIComponent(to.split('/')[1] ?? '');
+  const location = `${'../'.repeat(depth)}${name}${below}${raw === '' ? '' : `?${raw}`}`;
+  const get = matched.op.method === 'GET';
+  return {
+    status: get ? 301 : 307,
+    headers: { location },
+    body: {
+      message: get ? 'Moved Permanently' : 'Temporary Redirect',
+      url: `https://api.github.com/repos/${to}${below}`,
+      documentation_url: 'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects',
+    },
+  };
+}
+
+/** `GET`, `PATCH` (a new `name` moves it) and `DELETE /repos/{owner}/{repo}` of a repository kept. */
+async function own(
+  matched: MatchedOperation,
+  sent: OwnRequest,
+  state: FlowState,
+  key: string,
+  record: RepoRecord,
+): Promise<OwnAnswer | undefined> {
+  const repository = record.repository as Record<string, unknown>;
+  if (matched.op.method === 'GET') return { status: 200, body: repository };
+  if (matched.op.method === 'DELETE') {
+    await state.keep(REPOS, key, undefined);
+    return { status: 204 };
+  }
+  if (matched.op.method !== 'PATCH') return undefined;
+  let changed = updatedRepository(state, repository, sent.body);
+  const name = typeof sent.body.name === 'string' ? sent.body.name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100) : '';
+  const login = String((repository.owner as { login?: unknown }).login);
+  if (name === '' || name === repository.name) {
+    await state.keep(REPOS, key, { ...record, repository: changed });
+    return { status: 200, body: changed };
+  }
+  const to = keyOf(login, name);
+  if (to !== key && (await records(state)).get(to)?.repository !== undefined) {
+    const message = 'name already exists on this account';
+    return { error: validationFailed('custom', [{ resource: 'Repository', code: 'custom', field: 'name', message }]) };
+  }
+  changed = renamed(changed, String(repository.full_name), `${login}/${name}`);
+  changed.name = name;
+  await state.keep(REPOS, to, { ...record, repository: changed });
+  if (to !== key) await state.keep(REPOS, key, { moved: `${login}/${name}` } satisfies RepoRecord);
+  return { status: 200, body: changed };
+}
+
+/**
+ * An operation at or below `/repos/{owner}/{repo}`: the repository's own, a redirect from a name
+ * it had, GitHub's 404 where it does not exist, else the refs, contents or collections below it.
+ */
+async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined> {
+  const { owner = '', repo = '' } = matched.values;
+  const key = keyOf(owner, repo);
+  const all = await records(state);
+  let record = all.get(key);
+  if (record?.moved !== undefined) return redirect(matched, record.moved, sent.raw);
+  const self = matched.op.template === REPO;
+  if (record?.repository === undefined) {
+    if (state.examples) return undefined;
+    const explicit = live(all).some((one) => !one.implied && loginOf(one) === owner.toLowerCase());
+    if (self || explicit) return { error: NOT_FOUND };
+    // Implied: made on the first write below it, as `owner/repo` of the path.
+    if (matched.op.method !== 'GET') {
+      await create(state, owner, false, { name: repo }, true);
+      record = (await records(state)).get(key);
+    }
+  }
+  if (self) return record === undefined ? undefined : own(matched, sent, state, key, record);
+  const scope = record?.scope ?? `${owner}/${repo}`;
+  const kept = scope.toLowerCase();
+  const answered =
+    (await githubRefs(matched, sent.body, state, kept)) ?? (await githubContents(matched, sent.body, state, kept));
+  if (answered !== undefined) return answered;
+  // The collections keep a renamed repository's items under its first name.
+  const [first = owner, name = repo] = scope.split('/');
+  return scope === `${owner}/${repo}` ? undefined : { values: { owner: first, repo: name } };
+}
+
+/** GitHub's repositories, and what is kept below them, as {@link TwinFlows.own} answers them. */
+export async function githubRepos(
+  matched: MatchedOperation,
+  sent: OwnRequest,
+  state: FlowState,
+): Promise<OwnAnswer | undefined> {
+  const { method, template } = matched.op;
+  if (template === '/user/repos' || template === '/orgs/{org}/repos') {
+    if (method === 'GET') return list(matched, sent, state);
+    if (method !== 'POST') return undefined;
+    const org = matched.values.org;
+    return create(state, org ?? GITHUB_USER.login, org !== undefined, sent.body);
+  }
+  if (template === '/users/{username}/repos' && method === 'GET') return list(matched, sent, state);
+  if (template === REPO || template.startsWith(`${REPO}/`)) return below(matched, sent, state);
+  return undefined;
+}

@@ -1,0 +1,275 @@
+// The GitHub twin keeps repositories by name, git refs and contents (issue #73, "State where
+// clients keep it"), through @octokit/rest against the built daemon, in memory, on LevelDB and
+// on a real redis-server (one daemon each, shared by the cases: each uses owners of its own), and
+// in a namespace, with `unseen` at its default "missing". Every process listens on 127.0.0.1.
+import { createHash } from 'node:crypto';
+import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
+import { Octokit } from '@octokit/rest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { type TwinStore, twinDaemon } from './helpers/twin.js';
+
+useDaemons({ kill: 'file' });
+
+let redis: TestRedis | undefined;
+afterAll(async () => {
+  await redis?.dispose();
+});
+
+const quiet = () => undefined;
+const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+
+/** What a request Octokit rejects answered: its status and body. */
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'answered',
+    (error: { status: number; response: { data: unknown } }) => [error.status, error.response.data],
+  );
+
+const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' };
+const SHA_A = 'aa218f56b14c9653891f9e74264a383fa43fefbd';
+const SHA_B = '7638417db6d59f3c431d3e1f261cc637155684cd';
+
+/** Git's blob SHA-1 of `text`, as `git hash-object` makes it. */
+function blobSha(text: string): string {
+  const bytes = Buffer.from(text);
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs and contents (%s)', (kind) => {
+  let octokit: Octokit;
+  beforeAll(async () => {
+    let store: TwinStore = 'memory';
+    if (kind === 'level') store = 'level';
+    if (kind === 'redis') {
+      redis ??= await startTestRedis();
+      store = { redis: redis.socket };
+    }
+    const { root } = await twinDaemon('github', store);
+    octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  });
+
+  it('makes, reads, lists, renames (with the redirect) and deletes repositories by name', async () => {
+    const made = await octokit.rest.repos.createForAuthenticatedUser({
+      name: 'widgets',
+      private: true,
+      description: 'Widgets, kept',
+    });
+    expect(made.status).toBe(201);
+    expect(made.data).toMatchObject({
+      name: 'widgets',
+      full_name: 'octocat/widgets',
+      private: true,
+      visibility: 'private',
+      description: 'Widgets, kept',
+      default_branch: 'main',
+      fork: false,
+      owner: { login: 'octocat', id: 1, type: 'User' },
+      html_url: 'https://github.com/octocat/widgets',
+      url: 'https://api.github.com/repos/octocat/widgets',
+      issues_url: 'https://api.github.com/repos/octocat/widgets/issues{/number}',
+    });
+    expect(typeof made.data.id).toBe('number');
+    expect(made.data.created_at).toBe(made.data.pushed_at);
+    expect((await octokit.rest.repos.get({ owner: 'octocat', repo: 'widgets' })).data).toEqual(made.data);
+    // A second of one full name: GitHub's 422.
+    const again = octokit.rest.repos.createForAuthenticatedUser({ name: 'widgets' });
+    expect(await failure(again)).toEqual([
+      422,
+      {
+        message: 'Repository creation failed.',
+        documentation_url: 'https://docs.github.com/rest',
+        errors: [
+          { resource: 'Repository', code: 'custom', field: 'name', message: 'name already exists on this account' },
+        ],
+      },
+    ]);
+    // One never made: 404.
+    expect(await failure(octokit.rest.repos.get({ owner: 'octocat', repo: 'gadgets' }))).toEqual([404, NOT_FOUND]);
+
+    const org = `acme-${kind}`;
+    for (const name of ['zeta', 'alpha', 'mid']) await octokit.rest.repos.createInOrg({ org, name });
+    const inOrg = await octokit.rest.repos.listForOrg({ org });
+    // An organization's: newest first by default; owned by it.
+    expect(inOrg.data.map((repo) => repo.name)).toEqual(['mid', 'alpha', 'zeta']);
+    expect(inOrg.data[0]?.owner).toMatchObject({ login: org, type: 'Organization' });
+    const byName = await octokit.rest.repos.listForOrg({ org, sort: 'full_name', per_page: 2 });
+    expect(byName.data.map((repo) => repo.name)).toEqual(['alpha', 'mid']);
+    expect(byName.headers.link).toContain('sort=full_name');
+    const paged = await octokit.paginate(octokit.rest.repos.listForOrg, { org, sort: 'full_name', per_page: 1 });
+    expect(paged.map((repo) => repo.name)).toEqual(['alpha', 'mid', 'zeta']);
+    const mine = await octokit.rest.repos.listForAuthenticatedUser({ per_page: 100 });
+    expect(mine.data.map((repo) => repo.full_name)).toEqual(
+      expect.arrayContaining(['octocat/widgets', `${org}/alpha`, `${org}/mid`, `${org}/zeta`]),
+    );
+    const privateOnes = await octokit.rest.repos.listForAuthenticatedUser({ visibility: 'private' });
+    expect(privateOnes.data.map((repo) => repo.full_name)).toEqual(['octocat/widgets']);
+    expect((await octokit.rest.repos.listForUser({ username: 'octocat' })).data.map((repo) => repo.name)).toEqual([
+      'widgets',
+    ]);
+
+    // A rename moves it: the old name redirects (Octokit follows), the new one reads it.
+    const renamed = await octokit.rest.repos.update({ owner: org, repo: 'mid', name: 'middle', description: 'Moved' });
+    expect(renamed.data).toMatchObject({
+      name: 'middle',
+      full_name: `${org}/middle`,
+      description: 'Moved',
+      html_url: `https://github.com/${org}/middle`,
+    });
+    const moved = await fetch(
+      `${(octokit.request.endpoint.DEFAULTS as { baseUrl: string }).baseUrl}/repos/${org}/mid`,
+      {
+        headers: { authorization: 'token ghp_1' },
+        redirect: 'manual',
+      },
+    );
+    expect([moved.status, moved.headers.get('location'), await moved.json()]).toEqual([
+      301,
+      'middle',
+      {
+        message: 'Moved Permanently',
+        url: `https://api.github.com/repos/${org}/middle`,
+        documentation_url: 'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects',
+      },
+    ]);
+    const followed = await octokit.rest.repos.get({ owner: org, repo: 'mid' });
+    expect([followed.status, followed.data.full_name]).toEqual([200, `${org}/middle`]);
+
+    expect((await octokit.rest.repos.delete({ owner: org, repo: 'zeta' })).status).toBe(204);
+    expect(await failure(octokit.rest.repos.get({ owner: org, repo: 'zeta' }))).toEqual([404, NOT_FOUND]);
+    expect((await octokit.rest.repos.listForOrg({ org })).data.map((repo) => repo.name)).toEqual(['middle', 'alpha']);
+  });
+
+  it('makes issues only in repositories that exist, implying those of an owner that made none', async () => {
+    const org = `made-${kind}`;
+    await octokit.rest.repos.createInOrg({ org, name: 'app' });
+    const issue = await octokit.rest.issues.create({ owner: org, repo: 'app', title: 'Kept' });
+    expect(issue.data.number).toBe(1);
+    // The owner made one explicitly: another of its repositories is GitHub's 404.
+    const elsewhere = octokit.rest.issues.create({ owner: org, repo: 'never-made', title: 'Lost' });
+    expect(await failure(elsewhere)).toEqual([404, NOT_FOUND]);
+    expect(await failure(octokit.rest.issues.listForRepo({ owner: org, repo: 'never-made' }))).toEqual([
+      404,
+      NOT_FOUND,
+    ]);
+    // A renamed repository's issues go with it.
+    await octokit.rest.repos.update({ owner: org, repo: 'app', name: 'application' });
+    const listed = await octokit.rest.issues.listForRepo({ owner: org, repo: 'application' });
+    expect(listed.data.map((one) => one.title)).toEqual(['Kept']);
+    expect((await octokit.rest.issues.get({ owner: org, repo: 'app', issue_number: 1 })).data.title).toBe('Kept');
+
+    // An owner that made none: the repository is implied by the first write, and then read.
+    const owner = `implied-${kind}`;
+    expect(await failure(octokit.rest.repos.get({ owner, repo: 'tool' }))).toEqual([404, NOT_FOUND]);
+    await octokit.rest.issues.create({ owner, repo: 'tool', title: 'First' });
+    const implied = await octokit.rest.repos.get({ owner, repo: 'tool' });
+    expect(implied.data).toMatchObject({ name: 'tool', full_name: `${owner}/tool`, owner: { login: owner } });
+  });
+
+  it('keeps git refs by name: create, read, match, update, delete', async () => {
+    const repo = { owner: 'octocat', repo: `refs-${kind}` };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const made = await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: SHA_A });
+    const api = `https://api.github.com/repos/octocat/${repo.repo}/git`;
+    const expected = (sha: string) => ({
+      ref: 'refs/heads/feature',
+      node_id: made.data.node_id,
+      url: `${api}/refs/heads/feature`,
+      object: { sha, type: 'commit', url: `${api}/commits/${sha}` },
+    });
+    expect([made.status, made.data]).toEqual([201, expected(SHA_A)]);
+    expect((await octokit.rest.git.getRef({ ...repo, ref: 'heads/feature' })).data).toEqual(expected(SHA_A));
+    const twice = octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: SHA_B });
+    expect(await failure(twice)).toEqual([
+      422,
+      { message: 'Reference already exists', documentation_url: 'https://docs.github.com/rest' },
+    ]);
+    await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/fix', sha: SHA_B });
+    await octokit.rest.git.createRef({ ...repo, ref: 'refs/tags/v1', sha: SHA_B });
+    const heads = await octokit.rest.git.listMatchingRefs({ ...repo, ref: 'heads/f' });
+    expect(heads.data.map((ref) => ref.ref)).toEqual(['refs/heads/feature', 'refs/heads/fix']);
+    const moved = await octokit.rest.git.updateRef({ ...repo, ref: 'heads/feature', sha: SHA_B, force: true });
+    expect(moved.data).toEqual(expected(SHA_B));
+    expect((await octokit.rest.git.getRef({ ...repo, ref: 'heads/feature' })).data.object.sha).toBe(SHA_B);
+    expect((await octokit.rest.git.deleteRef({ ...repo, ref: 'heads/feature' })).status).toBe(204);
+    expect(await failure(octokit.rest.git.getRef({ ...repo, ref: 'heads/feature' }))).toEqual([404, NOT_FOUND]);
+  });
+
+  it('keeps files with their git blob SHA: create, read, a directory, update by sha, delete', async () => {
+    const repo = { owner: 'octocat', repo: `files-${kind}` };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const text = 'Hello, twin.\n';
+    const put = await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'docs/README.md',
+      message: 'Add the readme',
+      content: Buffer.from(text).toString('base64'),
+    });
+    expect(put.status).toBe(201);
+    expect(put.data.content).toMatchObject({ path: 'docs/README.md', name: 'README.md', sha: blobSha(text) });
+    expect(put.data.commit).toMatchObject({ message: 'Add the readme' });
+    const read = await octokit.rest.repos.getContent({ ...repo, path: 'docs/README.md' });
+    const file = read.data as { type: string; encoding: string; content: string; sha: string; size: number };
+    expect([file.type, file.encoding, file.sha, file.size]).toEqual(['file', 'base64', blobSha(text), text.length]);
+    expect(Buffer.from(file.content, 'base64').toString()).toBe(text);
+    await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'docs/guide/start.md',
+      message: 'Add a guide',
+      content: Buffer.from('Start.').toString('base64'),
+    });
+    const dir = await octokit.rest.repos.getContent({ ...repo, path: 'docs' });
+    expect((dir.data as { name: string; type: string }[]).map((one) => [one.name, one.type])).toEqual([
+      ['README.md', 'file'],
+      ['guide', 'dir'],
+    ]);
+    // An update needs the file's sha: none is 422, another 409.
+    const change = {
+      ...repo,
+      path: 'docs/README.md',
+      message: 'Change',
+      content: Buffer.from('New').toString('base64'),
+    };
+    expect(await failure(octokit.rest.repos.createOrUpdateFileContents(change))).toEqual([
+      422,
+      { message: 'Invalid request.\n\n"sha" wasn\'t supplied.', documentation_url: 'https://docs.github.com/rest' },
+    ]);
+    const wrong = octokit.rest.repos.createOrUpdateFileContents({ ...change, sha: SHA_A });
+    expect(await failure(wrong)).toEqual([
+      409,
+      { message: `docs/README.md does not match ${SHA_A}`, documentation_url: 'https://docs.github.com/rest' },
+    ]);
+    const updated = await octokit.rest.repos.createOrUpdateFileContents({ ...change, sha: blobSha(text) });
+    expect([updated.status, updated.data.content?.sha]).toEqual([200, blobSha('New')]);
+    const gone = await octokit.rest.repos.deleteFile({
+      ...repo,
+      path: 'docs/README.md',
+      message: 'Rm',
+      sha: blobSha('New'),
+    });
+    expect(gone.status).toBe(200);
+    expect(await failure(octokit.rest.repos.getContent({ ...repo, path: 'docs/README.md' }))).toEqual([404, NOT_FOUND]);
+  });
+});
+
+it('keeps repositories per namespace, the redirect relative to the namespace', async () => {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  expect((await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: 'team' } })).status).toBe(
+    201,
+  );
+  for (const prefix of ['/ns/team', '']) {
+    const twin = await requestJson(`${daemon.url}${prefix}/api/endpoints/gh/twin`, {
+      method: 'PUT',
+      body: { provider: 'github' },
+    });
+    expect(twin.status).toBe(200);
+  }
+  const team = new Octokit({ auth: 'ghp_1', baseUrl: `${daemon.url}/ns/team/endpoint/gh`, log });
+  const root = new Octokit({ auth: 'ghp_1', baseUrl: `${daemon.url}/endpoint/gh`, log });
+  await team.rest.repos.createForAuthenticatedUser({ name: 'kept', private: true });
+  expect((await team.rest.repos.get({ owner: 'octocat', repo: 'kept' })).data.private).toBe(true);
+  expect(await failure(root.rest.repos.get({ owner: 'octocat', repo: 'kept' }))).toEqual([404, NOT_FOUND]);
+  await team.rest.repos.update({ owner: 'octocat', repo: 'kept', name: 'renamed' });
+  const followed = await team.rest.repos.get({ owner: 'octocat', repo: 'kept' });
+  expect(followed.data.full_name).toBe('octocat/renamed');
+});
