@@ -9,6 +9,7 @@
  * @module
  */
 import { INTENTS, madeIntent, type Payment, writeCharge, writePaidIntent } from './stripe-charges.js';
+import { atClock, clockOfCustomer } from './stripe-clocks.js';
 import { cardError, decline, declineOf } from './stripe-declines.js';
 import { invalidRequest, isFlowError, missingParam } from './stripe-errors.js';
 import { testOf } from './stripe-setup.js';
@@ -16,7 +17,7 @@ import type { FlowError, FlowKit } from './twin-flows.js';
 
 export const PRICES = '/v1/prices';
 export const SUBSCRIPTIONS = '/v1/subscriptions';
-const INVOICES = '/v1/invoices';
+export const INVOICES = '/v1/invoices';
 const DAY = 86_400;
 const PERIOD: Record<string, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
 
@@ -24,6 +25,13 @@ type Obj = Record<string, unknown>;
 
 function record(value: unknown): Obj | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
+}
+
+/** The length of a recurring price's interval in seconds (`interval_count` of them; a month 30 days). */
+export function intervalOf(recurring: unknown): number {
+  const given = record(recurring);
+  const count = typeof given?.interval_count === 'number' && given.interval_count > 0 ? given.interval_count : 1;
+  return (PERIOD[String(given?.interval ?? 'month')] ?? 30 * DAY) * count;
 }
 
 /** A Price's `recurring` as Stripe fills it (`null` for a one-time price). */
@@ -108,16 +116,23 @@ export interface Subscribing {
   paying?: { method: string | null; test?: string | undefined };
   /** The end of its free trial (Unix seconds): `trialing` until then, its first invoice paid at 0. */
   trialEnd?: number | undefined;
+  /** The test clock its customer is on (stripe-clocks.ts), its time the kit's. */
+  clock?: string | undefined;
 }
 
 /**
  * The first invoice's PaymentIntent when a payment method is charged (or none is): written with
  * `payment_intent.created` as Stripe makes it, then confirmed with `method` — succeeded with its
  * Charge, declined as the test card declines (`charge.failed`, `payment_intent.payment_failed`),
- * `requires_action` for 3-D Secure — or left `requires_payment_method`. Answers the intent.
+ * `requires_action` for 3-D Secure — or left `requires_payment_method`. Answers the intent;
+ * `intent`: one made before (its id on the invoice that names it).
  */
-function chargedIntent(payment: Payment, paying: NonNullable<Subscribing['paying']>, kit: FlowKit): Obj {
-  const intent = madeIntent({ ...payment, metadata: undefined }, kit);
+export function chargedIntent(
+  payment: Payment,
+  paying: NonNullable<Subscribing['paying']>,
+  kit: FlowKit,
+  intent: Obj = madeIntent({ ...payment, metadata: undefined }, kit),
+): Obj {
   kit.snapshot('payment_intent.created', { ...intent });
   kit.write({ kind: 'created', template: INTENTS, object: intent, after: true });
   if (paying.method === null) return intent;
@@ -134,6 +149,92 @@ function chargedIntent(payment: Payment, paying: NonNullable<Subscribing['paying
   return intent;
 }
 
+/** What a subscription's invoice is for: its lines' period, why it was made, and how it was paid. */
+export interface Invoicing {
+  id: string;
+  /** The subscription as it now is (its items, customer, currency). */
+  subscription: Obj;
+  /** Stripe's `billing_reason` (`subscription_create`, `subscription_cycle`). */
+  reason: string;
+  /** The period its lines bill (the subscription's new period). */
+  period: { start: number; end: number };
+  /** The invoice's own `period_start`/`period_end`. @default its creation, both */
+  billed?: { start: number; end: number };
+  /** Billed at 0 (a trial's first invoice). */
+  free: boolean;
+  /** Its PaymentIntent as it now is (`undefined`: nothing to pay). */
+  intent: Obj | undefined;
+  /** Whether a payment was attempted. */
+  tried: boolean;
+}
+
+/**
+ * A subscription's Invoice as Stripe makes it, for its items at their prices: `paid` when its
+ * PaymentIntent succeeded (or nothing was to pay), else `open` (not written).
+ */
+export function invoiceOf(invoicing: Invoicing, kit: FlowKit): Obj {
+  const { id: invoiceId, subscription, period, intent, tried, free } = invoicing;
+  const now = Math.floor(kit.now() / 1000);
+  const id = String(subscription.id);
+  const lines = (record(subscription.items)?.data as Obj[] | undefined) ?? [];
+  const amountOf = (line: Obj) => (free ? 0 : (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity));
+  const total = lines.reduce((sum, line) => sum + amountOf(line), 0);
+  const paid = intent === undefined || intent.status === 'succeeded';
+  const invoice = kit.example(INVOICES);
+  Object.assign(invoice, {
+    id: invoiceId,
+    object: 'invoice',
+    amount_due: total,
+    amount_paid: paid ? total : 0,
+    amount_remaining: paid ? 0 : total,
+    attempt_count: tried ? 1 : 0,
+    attempted: tried,
+    billing_reason: invoicing.reason,
+    charge: intent?.latest_charge ?? null,
+    collection_method: 'charge_automatically',
+    confirmation_secret: intent === undefined ? null : { client_secret: intent.client_secret, type: 'payment_intent' },
+    created: now,
+    currency: subscription.currency,
+    customer: subscription.customer,
+    lines: {
+      object: 'list',
+      data: lines.map((line) => ({
+        id: kit.newId('il_'),
+        object: 'line_item',
+        amount: amountOf(line),
+        currency: subscription.currency,
+        price: line.price,
+        quantity: line.quantity,
+        subscription: id,
+        subscription_item: line.id,
+        type: 'subscription',
+        period,
+      })),
+      has_more: false,
+      total_count: lines.length,
+      url: `/v1/invoices/${invoiceId}/lines`,
+    },
+    livemode: false,
+    next_payment_attempt: null,
+    paid,
+    payment_intent: intent?.id ?? null,
+    period_end: invoicing.billed?.end ?? now,
+    period_start: invoicing.billed?.start ?? now,
+    status: paid ? 'paid' : 'open',
+    status_transitions: {
+      finalized_at: now,
+      marked_uncollectible_at: null,
+      paid_at: paid ? now : null,
+      voided_at: null,
+    },
+    subscription: id,
+    subtotal: total,
+    test_clock: subscription.test_clock ?? null,
+    total,
+  });
+  return invoice;
+}
+
 /**
  * Writes a Subscription and its first Invoice with their events (the Invoice's and its payment's
  * `after` the Subscription's own when `asked`: the Subscription is the request's object), and
@@ -144,7 +245,6 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
   const now = Math.floor(kit.now() / 1000);
   const id = String(subscription.id);
   const first = subscribing.items[0]?.price ?? {};
-  const interval = String(record(first.recurring)?.interval ?? 'month');
   const lines = subscribing.items.map(({ price, quantity }) => itemLine(price, quantity, kit, id));
   const { trialEnd } = subscribing;
   // A trial's first invoice is for nothing, its period the trial's (Stripe's "Trial period for …").
@@ -153,7 +253,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
       ? 0
       : subscribing.items.reduce((sum, { price, quantity }) => sum + (Number(price.unit_amount) || 0) * quantity, 0);
   const invoiceId = kit.newId('in_');
-  const end = trialEnd ?? now + (PERIOD[interval] ?? 30 * DAY);
+  const end = trialEnd ?? now + intervalOf(first.recurring);
   Object.assign(subscription, {
     object: 'subscription',
     billing_cycle_anchor: trialEnd ?? now,
@@ -174,6 +274,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     metadata: record(subscribing.metadata) ?? {},
     start_date: now,
     status: trialEnd === undefined ? 'active' : 'trialing',
+    test_clock: subscribing.clock ?? null,
     trial_end: trialEnd ?? null,
     trial_start: trialEnd === undefined ? null : now,
   });
@@ -195,56 +296,18 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
   const paid = intent === undefined || intent.status === 'succeeded';
   const tried = intent !== undefined && subscribing.paying?.method !== null;
   if (!paid) subscription.status = 'incomplete';
-  const invoice = kit.example(INVOICES);
-  Object.assign(invoice, {
-    id: invoiceId,
-    object: 'invoice',
-    amount_due: total,
-    amount_paid: paid ? total : 0,
-    amount_remaining: paid ? 0 : total,
-    attempt_count: tried ? 1 : 0,
-    attempted: tried,
-    billing_reason: 'subscription_create',
-    charge: intent?.latest_charge ?? null,
-    collection_method: 'charge_automatically',
-    confirmation_secret: intent === undefined ? null : { client_secret: intent.client_secret, type: 'payment_intent' },
-    created: now,
-    currency: subscription.currency,
-    customer: subscribing.customer,
-    lines: {
-      object: 'list',
-      data: lines.map((line) => ({
-        id: kit.newId('il_'),
-        object: 'line_item',
-        amount: trialEnd !== undefined ? 0 : (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity),
-        currency: subscription.currency,
-        price: line.price,
-        quantity: line.quantity,
-        subscription: id,
-        subscription_item: line.id,
-        type: 'subscription',
-        period: { start: now, end },
-      })),
-      has_more: false,
-      total_count: lines.length,
-      url: `/v1/invoices/${invoiceId}/lines`,
+  const invoice = invoiceOf(
+    {
+      id: invoiceId,
+      subscription,
+      reason: 'subscription_create',
+      period: { start: now, end },
+      free: trialEnd !== undefined,
+      intent,
+      tried,
     },
-    livemode: false,
-    paid,
-    payment_intent: intent?.id ?? null,
-    period_end: now,
-    period_start: now,
-    status: paid ? 'paid' : 'open',
-    status_transitions: {
-      finalized_at: now,
-      marked_uncollectible_at: null,
-      paid_at: paid ? now : null,
-      voided_at: null,
-    },
-    subscription: id,
-    subtotal: total,
-    total,
-  });
+    kit,
+  );
   invoiceStates(invoice, kit);
   const declined = !paid && intent?.last_payment_error !== null;
   kit.write({
@@ -259,6 +322,22 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
   return subscription;
 }
 
+/** An open `invoice` as `intent`'s payment at `now` (Unix seconds) leaves it: `paid`, one more attempt. */
+export function paidBy(invoice: Obj, intent: Obj, now: number): Obj {
+  return {
+    ...invoice,
+    amount_paid: invoice.amount_due,
+    amount_remaining: 0,
+    attempt_count: (Number(invoice.attempt_count) || 0) + 1,
+    attempted: true,
+    charge: intent.latest_charge,
+    next_payment_attempt: null,
+    paid: true,
+    status: 'paid',
+    status_transitions: { ...(record(invoice.status_transitions) ?? {}), paid_at: now },
+  };
+}
+
 /**
  * A subscription invoice's PaymentIntent that succeeded on a confirm pays it (`invoice.paid`,
  * `invoice.payment_succeeded`), and an `incomplete` subscription becomes `active`
@@ -268,18 +347,7 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
   if (intent.status !== 'succeeded' || typeof intent.invoice !== 'string') return;
   const invoice = await kit.find(intent.invoice);
   if (invoice?.object !== 'invoice' || invoice.status !== 'open') return;
-  const now = Math.floor(kit.now() / 1000);
-  const paid = {
-    ...invoice,
-    amount_paid: invoice.amount_due,
-    amount_remaining: 0,
-    attempt_count: (Number(invoice.attempt_count) || 0) + 1,
-    attempted: true,
-    charge: intent.latest_charge,
-    paid: true,
-    status: 'paid',
-    status_transitions: { ...(record(invoice.status_transitions) ?? {}), paid_at: now },
-  };
+  const paid = paidBy(invoice, intent, Math.floor(kit.now() / 1000));
   const events = ['invoice.updated', 'invoice.paid', 'invoice.payment_succeeded'];
   kit.write({ kind: 'updated', template: INVOICES, object: paid, events, after: true });
   const subscription = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
@@ -288,7 +356,7 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
 }
 
 /** The payment method a customer's invoices are charged to (`invoice_settings.default_payment_method`), if any. */
-async function customerMethod(customer: unknown, kit: FlowKit): Promise<string | null> {
+export async function customerMethod(customer: unknown, kit: FlowKit): Promise<string | null> {
   const found = typeof customer === 'string' ? await kit.find(customer) : undefined;
   const method = record(found?.invoice_settings)?.default_payment_method;
   return typeof method === 'string' && method !== '' ? method : null;
@@ -299,7 +367,7 @@ async function customerMethod(customer: unknown, kit: FlowKit): Promise<string |
  * a `draft` (no number, no PaymentIntent yet), `invoice.finalized` `open` with its PaymentIntent,
  * nothing paid; `invoice.paid` and `invoice.payment_succeeded` carry it `paid`.
  */
-function invoiceStates(invoice: Obj, kit: FlowKit): void {
+export function invoiceStates(invoice: Obj, kit: FlowKit): void {
   const transitions = record(invoice.status_transitions) ?? {};
   const unpaid = {
     amount_paid: 0,
@@ -365,7 +433,14 @@ function trialOf(sent: Obj, kit: FlowKit): number | undefined | FlowError {
 }
 
 /** A Subscription created through `POST /v1/subscriptions`: active, its first invoice paid. */
-export async function creatingSubscription(subscription: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
+export async function creatingSubscription(
+  subscription: Obj,
+  sent: Obj,
+  wall: FlowKit,
+): Promise<FlowError | undefined> {
+  // A customer on a test clock has its subscriptions made at the clock's time (stripe-clocks.ts).
+  const clock = await clockOfCustomer(sent.customer, wall);
+  const kit = clock === undefined ? wall : atClock(wall, Number(clock.frozen_time));
   const items = await itemsOf(sent.items, 'items', kit);
   if (!Array.isArray(items)) return items;
   const oneTime = items.find(({ price }) => price.type !== 'recurring' && recurringOf(price.recurring) === null);
@@ -383,7 +458,15 @@ export async function creatingSubscription(subscription: Obj, sent: Obj, kit: Fl
   const given = typeof sent.default_payment_method === 'string' ? sent.default_payment_method : null;
   const method = incomplete ? null : (given ?? (await customerMethod(sent.customer, kit)));
   const paying = { method, test: method === null ? undefined : await testOf(method, kit) };
-  subscribe({ customer: sent.customer, items, metadata: sent.metadata, paying, trialEnd }, kit, subscription, true);
+  const made = {
+    customer: sent.customer,
+    items,
+    metadata: sent.metadata,
+    paying,
+    trialEnd,
+    clock: clock?.id as string,
+  };
+  subscribe(made, kit, subscription, true);
   // `error_if_incomplete`: a first payment that fails refuses the create, nothing kept.
   if (sent.payment_behavior === 'error_if_incomplete' && subscription.status === 'incomplete') {
     const how = declineOf(paying.test ?? method);

@@ -26,6 +26,7 @@ import {
 } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
+import { advanceClock, CLOCKS, CUSTOMERS, creatingClock, creatingCustomer } from './stripe-clocks.js';
 import { decline } from './stripe-declines.js';
 import { errorMembers } from './stripe-errors.js';
 import {
@@ -159,6 +160,9 @@ async function acting(
   if (op.template.includes('checkout/sessions/{session}')) {
     return sessionAction(op.template, op.method, stored, values.session ?? '', kit);
   }
+  if (op.template === `${CLOCKS}/{test_clock}/advance` && op.method === 'POST') {
+    return stored === undefined ? undefined : advanceClock(stored, sent, kit);
+  }
   if (op.template === `${SUBSCRIPTIONS}/{subscription_exposed_id}` && op.method === 'DELETE' && stored !== undefined) {
     const outcome = canceledSubscription(stored, kit);
     return 'object' in outcome ? outcome : { error: outcome };
@@ -176,6 +180,8 @@ function creating(
   if (template === SESSIONS) return creatingSession(object, sent, kit);
   if (template === SUBSCRIPTIONS) return creatingSubscription(object, sent, kit);
   if (template === '/v1/refunds') return creatingRefund(object, sent, kit);
+  if (template === CUSTOMERS) return creatingCustomer(object, sent, kit);
+  if (template === CLOCKS) return Promise.resolve(creatingClock(object, sent, kit));
   if (template === SETUP_INTENTS) return creatingSetup(object, sent, kit);
   if (template === METHODS) creatingMethod(object, sent, kit);
   if (template === INTENTS) return creatingIntent(object, sent, kit);

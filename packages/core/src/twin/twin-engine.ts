@@ -456,6 +456,10 @@ export class TwinEngine {
       checkVersion: (value, param) =>
         isKnownVersion(profile.versions, value) ? undefined : unknownVersion(profile, String(value), param),
       find: (id) => this.#find(id),
+      objects: async (template) => {
+        const resource = this.#parts.model.resources.find((one) => one.template === template);
+        return resource === undefined ? [] : this.storedObjects(resource);
+      },
       example: (template) => this.#fresh(template),
       write: (effect) => {
         if (into.effects.length < MAX_WRITTEN) into.effects.push(effect);
