@@ -267,7 +267,13 @@ describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) =
 describe('export', () => {
   it('round-trips every cell: the export applied to a fresh daemon exports the same', async () => {
     const dir = await makeTempDir('mockpoint-matrix-');
-    const exported = await runCli({ args: ['export'], env: { MOCKPOINT_URL: daemon.url }, cwd: dir });
+    // The export reads every cell of every kind: 10 s alone, past 15 s in the whole suite on 2 cores.
+    const exported = await runCli({
+      args: ['export'],
+      env: { MOCKPOINT_URL: daemon.url },
+      cwd: dir,
+      deadlineMs: 50_000,
+    });
     expect(exported.stderr).toBe('');
     const names = (JSON.parse(exported.stdout) as { endpoints: { name: string }[] }).endpoints.map((one) => one.name);
     // Every kind's cells are in it (each row's names are `m{row}x{column}`).
@@ -283,7 +289,12 @@ describe('export', () => {
     });
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
-    const again = await runCli({ args: ['export'], env: { MOCKPOINT_URL: fresh.url }, cwd: dir });
+    const again = await runCli({
+      args: ['export'],
+      env: { MOCKPOINT_URL: fresh.url },
+      cwd: dir,
+      deadlineMs: 50_000,
+    });
     expect(again.stdout).toBe(exported.stdout);
-  }, 90_000);
+  }, 180_000);
 });

@@ -157,6 +157,22 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
     const listed = await octokit.rest.issues.listForRepo({ owner: org, repo: 'application' });
     expect(listed.data.map((one) => one.title)).toEqual(['Kept']);
     expect((await octokit.rest.issues.get({ owner: org, repo: 'app', issue_number: 1 })).data.title).toBe('Kept');
+    // A new repository of the old name is a repository of its own: none of the renamed one's issues.
+    await octokit.rest.repos.createInOrg({ org, name: 'app' });
+    expect((await octokit.rest.issues.listForRepo({ owner: org, repo: 'app' })).data).toEqual([]);
+    expect((await octokit.rest.issues.create({ owner: org, repo: 'app', title: 'New' })).data.number).toBe(1);
+    expect(
+      (await octokit.rest.issues.listForRepo({ owner: org, repo: 'application' })).data.map((one) => one.title),
+    ).toEqual(['Kept']);
+    // A rename changes the repository's own name and URLs, not its owner, nor what the user wrote.
+    const repos = await octokit.rest.repos.createInOrg({ org, name: 'repos', description: `see ${org}/repos` });
+    const moved = await octokit.rest.repos.update({ owner: org, repo: 'repos', name: 'tools' });
+    expect(moved.data).toMatchObject({
+      full_name: `${org}/tools`,
+      html_url: `https://github.com/${org}/tools`,
+      description: `see ${org}/repos`,
+      owner: repos.data.owner,
+    });
 
     // An owner that made none: the repository is implied by the first write, and then read.
     const owner = `implied-${kind}`;
@@ -164,6 +180,9 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
     await octokit.rest.issues.create({ owner, repo: 'tool', title: 'First' });
     const implied = await octokit.rest.repos.get({ owner, repo: 'tool' });
     expect(implied.data).toMatchObject({ name: 'tool', full_name: `${owner}/tool`, owner: { login: owner } });
+    // A name GitHub never makes names no repository: nothing is implied by a write below it.
+    const odd = octokit.rest.issues.create({ owner, repo: 'a:b', title: 'Odd' });
+    expect(await failure(odd)).toEqual([404, NOT_FOUND]);
   });
 
   it('keeps git refs by name: create, read, match, update, delete', async () => {

@@ -12,6 +12,7 @@ import {
   parseItem,
   patchItem,
   replaceItem,
+  storedItemOf,
   withMember,
 } from './item.js';
 
@@ -147,6 +148,11 @@ describe('a large item', () => {
     expect(Object.hasOwn((large.value.n as unknown[])[1] as object, '__proto__')).toBe(true);
     // Read twice in one turn, it is one value.
     expect(large.value).toBe(large.value);
+  });
+
+  it('read back from a store, is checked whole at once: a damaged one fails there', () => {
+    expect(storedItemOf(big).text).toBe(big);
+    expect(() => storedItemOf(big.slice(0, -1))).toThrow(SyntaxError);
   });
 
   it('is found, edited, measured and answered as a small item is', () => {

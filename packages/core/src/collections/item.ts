@@ -12,7 +12,10 @@ import { utf8Length } from '../codec/utf8-length.js';
 import type { Edit } from './collection-store.js';
 import { mergePatchText, objectText } from './merge-patch.js';
 
-/** An item: its exact, minified JSON text (an object) and the value parsed from it. */
+/**
+ * An item: its exact, minified JSON text (an object) and the value parsed from it. A large item's
+ * value may be a new object in a later turn (parsed again when nothing held it): never change it.
+ */
 export interface Item {
   readonly text: string;
   readonly value: Readonly<Record<string, unknown>>;
@@ -61,6 +64,16 @@ class LargeItem implements Item {
 export function itemOf(text: string): Item {
   if (text.length >= LAZY_ITEM_CHARS) return new LargeItem(text);
   return { text, value: JSON.parse(text) as Record<string, unknown> };
+}
+
+/**
+ * The item of a text read back from a store: a large one is checked whole here as well, so that
+ * a store damaged under the daemon fails as it is opened or read, as before, and not at the first
+ * filter that reads the item's value; then held as {@link itemOf} holds it.
+ */
+export function storedItemOf(text: string): Item {
+  if (text.length >= LAZY_ITEM_CHARS) JSON.parse(text);
+  return itemOf(text);
 }
 
 /** The items of a stored collection's JSON text (an array of objects, as {@link collectionText} writes it). */

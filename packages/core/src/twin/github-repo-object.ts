@@ -85,10 +85,34 @@ function apply(repository: Record<string, unknown>, sent: Record<string, unknown
   }
 }
 
-/** `value` with every `from` full name in its texts (its URLs) replaced by `to`. */
-export function renamed<T>(value: T, from: string, to: string): T {
-  const text = (name: string) => JSON.stringify(name).slice(1, -1);
-  return JSON.parse(JSON.stringify(value).split(text(from)).join(text(to))) as T;
+/**
+ * `repository` with its own full name `from` replaced by `to` in its `full_name` and its own URLs
+ * (the top-level `…url` fields), where the name stands whole in the path: its owner's and
+ * organization's URLs (`…/users/octocat/repos` when `from` is `octocat/repos`) and the user's own
+ * texts (`description`) stay as they are.
+ */
+export function renamed<T extends Record<string, unknown>>(repository: T, from: string, to: string): T {
+  const out: Record<string, unknown> = { ...repository };
+  for (const [key, value] of Object.entries(repository)) {
+    if (typeof value !== 'string' || (key !== 'full_name' && !key.endsWith('url'))) continue;
+    out[key] = replacedWhole(value, from, to);
+  }
+  return out as T;
+}
+
+/** `text` with each `from` that starts it or follows a `/`, and ends it or comes before `/`, `{`, `.`, `?`, `#`, replaced. */
+function replacedWhole(text: string, from: string, to: string): string {
+  let result = '';
+  let at = 0;
+  for (let found = text.indexOf(from); found !== -1; found = text.indexOf(from, found + 1)) {
+    if (found < at) continue;
+    const before = found === 0 ? '/' : text[found - 1];
+    const after = text[found + from.length] ?? '/';
+    if (before !== '/' || !'/{.?#'.includes(after)) continue;
+    result += text.slice(at, found) + to;
+    at = found + from.length;
+  }
+  return result + text.slice(at);
 }
 
 /** A new repository `name` of `owner`, numbered `id`, from what was sent. */

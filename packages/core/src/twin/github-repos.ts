@@ -75,7 +75,11 @@ async function create(
   }
   const id = live(all).reduce((most, record) => Math.max(most, Number(record.repository?.id) || 0), 0) + 1;
   const repository = newRepository(state, ownerOf(login, organization), name, id, sent);
-  const record: RepoRecord = { repository, scope: `${login}/${name}`, ...(implied ? { implied } : {}) };
+  // A repository renamed from this name keeps its issues, refs and files under the name it had:
+  // a new one of that name gets its own.
+  const taken = [...all.values()].some((one) => one.scope?.toLowerCase() === key);
+  const scope = taken ? `${login}/${name}#${id}` : `${login}/${name}`;
+  const record: RepoRecord = { repository, scope, ...(implied ? { implied } : {}) };
   await state.keep(REPOS, key, record);
   return { status: 201, body: repository };
 }
@@ -186,7 +190,8 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   if (record?.repository === undefined) {
     if (state.examples) return undefined;
     const explicit = live(all).some((one) => !one.implied && loginOf(one) === owner.toLowerCase());
-    if (self || explicit) return { error: NOT_FOUND };
+    // A name GitHub never makes (its letters, digits, `.`, `-`, `_`) names no repository.
+    if (self || explicit || !/^[A-Za-z0-9._-]{1,100}$/.test(repo)) return { error: NOT_FOUND };
     // Implied: made on the first write below it, as `owner/repo` of the path.
     if (matched.op.method !== 'GET') {
       await create(state, owner, false, { name: repo }, true);

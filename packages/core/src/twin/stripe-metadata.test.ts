@@ -21,6 +21,8 @@ describe('checkMetadata', () => {
     const key = checkMetadata({ payment_intent_data: { metadata: { ['k'.repeat(METADATA_KEY_LENGTH + 1)]: 'v' } } });
     expect(key).toMatchObject({ param: 'payment_intent_data[metadata]' });
     expect(checkMetadata({ metadata: { 'a[b]': 'v' } })?.message).toMatch(/no square brackets/);
+    const listed = { line_items: [{ price_data: { product_data: { metadata: { n: 'x'.repeat(501) } } } }] };
+    expect(checkMetadata(listed)).toMatchObject({ param: 'line_items[0][price_data][product_data][metadata][n]' });
     const many = Object.fromEntries(Array.from({ length: METADATA_KEYS + 1 }, (_, i) => [`k${i}`, 'v']));
     expect(checkMetadata({ metadata: many })?.message).toContain(`${METADATA_KEYS + 1} keys`);
   });

@@ -2,7 +2,7 @@
  * Stripe's bounds of `metadata` (its API reference, "Metadata"): up to 50
  * keys, each key up to 40 characters and without square brackets, each value
  * up to 500 characters. Checked wherever a request sends `metadata`, at the top
- * or inside another parameter (`subscription_data[metadata]`), before the twin
+ * or inside another parameter (`subscription_data[metadata]`, `items[0][metadata]`), before the twin
  * stores, copies or sends it on.
  *
  * @module
@@ -14,8 +14,8 @@ export const METADATA_KEYS = 50;
 export const METADATA_KEY_LENGTH = 40;
 export const METADATA_VALUE_LENGTH = 500;
 
-/** How deep below the request's top a `metadata` parameter is looked for. */
-const DEPTH = 3;
+/** How deep below the request's top a `metadata` parameter is looked for (the form's own bound is 8). */
+const DEPTH = 8;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -54,12 +54,17 @@ function checkOne(metadata: Record<string, unknown>, param: string): FlowError |
 }
 
 /** Stripe's refusal of a request's `metadata` out of its bounds, at any of the first levels, or `undefined`. */
-export function checkMetadata(sent: Record<string, unknown>, at = '', depth = 0): FlowError | undefined {
+export function checkMetadata(sent: Record<string, unknown> | unknown[], at = '', depth = 0): FlowError | undefined {
   if (depth > DEPTH) return undefined;
   for (const [key, value] of Object.entries(sent)) {
-    if (!isRecord(value)) continue;
     const param = at === '' ? key : `${at}[${key}]`;
-    const found = key === 'metadata' ? checkOne(value, param) : checkMetadata(value, param, depth + 1);
+    if (Array.isArray(value)) {
+      const found = checkMetadata(value, param, depth + 1);
+      if (found !== undefined) return found;
+    }
+    if (!isRecord(value)) continue;
+    const found =
+      key === 'metadata' && !Array.isArray(sent) ? checkOne(value, param) : checkMetadata(value, param, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -3,7 +3,8 @@
  * the profile's `versions` name the request header that picks one (Stripe's
  * `Stripe-Version`) and the versions known, oldest first. A request naming a
  * known one is answered in it, and the answer names it in the same header; a
- * request naming none, in the newest; one naming another is refused in the
+ * request naming none, in the newest; one naming a dated version older than
+ * the known ones, as the oldest; one naming another is refused in the
  * provider's form (Stripe: `400 invalid_request_error`, `Invalid Stripe API
  * version: …`).
  *
@@ -23,9 +24,20 @@ export function newestVersion(profile: TwinProfile): string | undefined {
   return profile.versions?.known.at(-1);
 }
 
-/** Whether `value` names one of the known versions (compared whole; nothing is parsed). */
+/** A dated version as Stripe writes them: `2023-10-16`, `2025-03-31.basil`. */
+const DATED = /^\d{4}-\d{2}-\d{2}(\.[a-z]{1,20})?$/;
+
+/**
+ * Whether `value` is a version the twin answers: one of the known versions (compared whole), or a
+ * dated version older than the oldest known (an SDK before them pins one, stripe-node 14
+ * `2023-10-16`), answered as the oldest is. A version between or after the known ones is none the
+ * provider published that the twin knows of.
+ */
 export function isKnownVersion(versions: TwinVersions | undefined, value: unknown): value is string {
-  return typeof value === 'string' && value.length <= MAX_VERSION_CHARS && (versions?.known.includes(value) ?? false);
+  if (typeof value !== 'string' || value.length > MAX_VERSION_CHARS || versions === undefined) return false;
+  if (versions.known.includes(value)) return true;
+  const oldest = versions.known[0];
+  return oldest !== undefined && DATED.test(value) && value.slice(0, 10) < oldest.slice(0, 10);
 }
 
 /**
@@ -39,7 +51,7 @@ export function unknownVersion(profile: TwinProfile, value: string, param?: stri
   return {
     status: 400,
     type: 'invalid_request_error',
-    message: `Invalid ${provider} API version: ${shown}. This twin answers ${profile.versions?.known[0]} to ${newestVersion(profile)} (docs/twins.md, "API versions"); send one of those, or none for the newest.`,
+    message: `Invalid ${provider} API version: ${shown}. This twin answers ${profile.versions?.known[0]} to ${newestVersion(profile)} (docs/twins.md, "API versions"); send one of those, an older one, or none for the newest.`,
     ...(param === undefined ? {} : { param }),
   };
 }

@@ -16,7 +16,7 @@ import {
   checkCollectionName,
   type Edit,
 } from '../../collections/collection-store.js';
-import { applyEdit, collectionText, type Item, itemOf, itemsOf } from '../../collections/item.js';
+import { applyEdit, collectionText, type Item, itemsOf, storedItemOf } from '../../collections/item.js';
 import { type WriteLog, WriteThroughStore } from '../change-gate.js';
 
 /** Where a {@link MemoryCollectionStore} writes through to, for durability. */
@@ -70,7 +70,7 @@ export class MemoryCollectionStore extends WriteThroughStore<CollectionLog> impl
           store.#collectionsOf(name).set(collection, held);
         }
         const at = Number.parseInt(sequence, 16);
-        held.items.push(itemOf(value));
+        held.items.push(storedItemOf(value));
         held.sequences.push(at);
         held.next = Math.max(held.next, at + 1);
       }

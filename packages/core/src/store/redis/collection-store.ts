@@ -32,7 +32,14 @@ import {
   checkCollectionName,
   type Edit,
 } from '../../collections/collection-store.js';
-import { applyEdit, collectionBytes, collectionText, type Item, itemOf, itemsOf } from '../../collections/item.js';
+import {
+  applyEdit,
+  collectionBytes,
+  collectionText,
+  type Item,
+  itemsOf,
+  storedItemOf,
+} from '../../collections/item.js';
 import { MockpointError } from '../../registry/errors.js';
 import { KeyedMutex } from '../store.js';
 import { type ScriptConnection, setMembers } from './script-connection.js';
@@ -226,7 +233,7 @@ function writeSteps(
 
 /** A collection's items from what a read script answered: its items' texts (list form) or its text. */
 function parsedOf(version: string, what: unknown): Parsed {
-  if (Array.isArray(what)) return { version, items: what.map((text) => itemOf(String(text))), form: 'list' };
+  if (Array.isArray(what)) return { version, items: what.map((text) => storedItemOf(String(text))), form: 'list' };
   return { version, items: itemsOf(String(what)), form: 'text' };
 }
 
