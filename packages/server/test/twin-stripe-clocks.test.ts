@@ -7,7 +7,11 @@
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { useDaemons } from './helpers/daemon.js';
 import { monthlyPrice, type StripeWebhooks, stripeTwin, stripeWebhooks } from './helpers/stripe.js';
+
+// One daemon per store, shared by the cases: stopped after the file's last test.
+useDaemons({ kill: 'file' });
 
 const DAY = 86_400;
 /** 2026-01-01T00:00:00Z: the clocks' start, far from the wall clock. */
