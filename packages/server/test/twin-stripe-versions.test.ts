@@ -140,7 +140,8 @@ describe('Stripe API versions', () => {
     // `promotion` replaces the document's required `coupon`; `allow_redisplay` its `customer_consent_collected`.
     const code = await today.promotionCodes.create({ promotion: { type: 'coupon', coupon: 'co_x' } });
     expect(code.object).toBe('promotion_code');
-    const reader = await today.terminal.readers.processSetupIntent('tmr_x', {
+    const made = await today.terminal.readers.create({ registration_code: 'simulated-wpe' });
+    const reader = await today.terminal.readers.processSetupIntent(made.id, {
       setup_intent: 'seti_x',
       allow_redisplay: 'always',
     });

@@ -93,6 +93,16 @@ it('--twin stripe=0 makes the twin at start and serves it at a port of its own; 
   const unknown = await stripe.customers.retrieve('cus_doesnotexist123').catch((e: unknown) => e);
   expect(unknown).toMatchObject({ statusCode: 404, code: 'resource_missing' });
   expect((await stripe.customers.list({ email: 'x@example.com' })).data).toEqual([]);
+  // An action on an object it never made is Stripe's 404 too (it answered a made-up object).
+  for (const act of [
+    () => stripe.paymentIntents.confirm('pi_doesnotexist123'),
+    () => stripe.invoices.pay('in_doesnotexist123'),
+    () => stripe.checkout.sessions.expire('cs_test_doesnotexist123'),
+    () => stripe.testHelpers.testClocks.advance('clock_doesnotexist123', { frozen_time: 1_900_000_000 }),
+    () => stripe.paymentMethods.attach('pm_doesnotexist123', { customer: customer.id }),
+  ]) {
+    expect(await act().catch((e: unknown) => e)).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  }
   // In a namespace, the same; with `unseen: "examples"` the document's examples, as stripe-mock answers.
   expect((await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: 'one' } })).status).toBe(
     201,
@@ -111,6 +121,11 @@ it('--twin stripe=0 makes the twin at start and serves it at a port of its own; 
   const examples = await requestJson(twin, { method: 'PUT', body: { provider: 'stripe', unseen: 'examples' } });
   expect(examples).toMatchObject({ status: 200, body: { unseen: 'examples' } });
   expect(await get('/v1/customers/cus_x')).toMatchObject({ status: 200, body: { id: 'cus_x', object: 'customer' } });
+  const confirm = await fetch(`${daemon.url}/ns/one/endpoint/s/v1/payment_intents/pi_x/confirm`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk_test_1' },
+  });
+  expect([confirm.status, ((await confirm.json()) as { object?: string }).object]).toEqual([200, 'payment_intent']);
   expect(((await get('/v1/customers')).body.data as unknown[]).length).toBe(1);
   const wrong = await requestJson(twin, { method: 'PUT', body: { provider: 'stripe', unseen: 'sometimes' } });
   expect(wrong).toMatchObject({ status: 400, body: { error: { code: 'INVALID_TWIN' } } });

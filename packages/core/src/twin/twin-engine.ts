@@ -1071,6 +1071,7 @@ export class TwinEngine {
     const owner = this.#ownerOf(matched);
     const acted = owner === undefined ? undefined : await this.#act(matched, owner, params, asked);
     if (acted !== undefined) return acted;
+    if (owner !== undefined && matched.op.method !== 'GET') await this.#heldOrMissing(matched, owner);
     const example = this.#example(matched);
     const own = this.#parts.flows?.outside?.(matched, example.value);
     if (own !== undefined) return this.#json(example.status, own);
@@ -1079,6 +1080,19 @@ export class TwinEngine {
     const text = documentedText(this.#parts.model.doc, matched.op.operation);
     if (text !== undefined) return { status: text.status, headers: { 'content-type': text.type }, body: text.body };
     return this.#json(example.status, example.value);
+  }
+
+  /**
+   * Refuses with the provider's 404 an operation on an object of `owner` the twin does not hold
+   * (`POST /v1/payment_intents/pi_x/confirm`, a GitHub issue's lock), as the provider does, where
+   * no flow answered it (a test payment method's attach); with `unseen: "examples"` nothing is
+   * refused and the document's example answers.
+   */
+  async #heldOrMissing(matched: MatchedOperation, owner: TwinResource): Promise<void> {
+    if (this.#examples) return;
+    const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
+    const held = (await this.#stored(owner))?.some((item) => which(item) && !item.deleted) === true;
+    if (!held) throw new Refusal(this.#missing(owner, String(matched.values[owner.idParam])));
   }
 
   /**
