@@ -214,6 +214,19 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
       html_url: 'https://github.com/octo/app/pull/3',
       pull_request: { html_url: 'https://github.com/octo/app/pull/3' },
     });
+    // And read as one by its number (it was 404); a number neither holds is still 404, also for an
+    // action on it (it answered the document's example).
+    expect((await octokit.rest.issues.get({ ...repo, issue_number: 3 })).data).toMatchObject({
+      number: 3,
+      title: 'Fix crash',
+      pull_request: { html_url: 'https://github.com/octo/app/pull/3' },
+    });
+    expect(await octokit.rest.issues.get({ ...repo, issue_number: 9 }).catch((e: unknown) => e)).toMatchObject({
+      status: 404,
+    });
+    expect(await octokit.rest.issues.lock({ ...repo, issue_number: 9 }).catch((e: unknown) => e)).toMatchObject({
+      status: 404,
+    });
     const closed = await octokit.rest.pulls.update({ ...repo, pull_number: 3, state: 'closed' });
     expect(closed.data).toMatchObject({ number: 3, state: 'closed' });
     expect(closed.data.closed_at).not.toBeNull();

@@ -44,7 +44,16 @@ import { ownState } from './twin-own.js';
 import { previousAttributes } from './twin-previous.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import { TwinRates } from './twin-rate-limit.js';
-import { counted, counts, keyFieldOf, type Related, sharing, withMembers } from './twin-related.js';
+import {
+  counted,
+  counts,
+  hasMembers,
+  keyFieldOf,
+  memberPicked,
+  type Related,
+  sharing,
+  withMembers,
+} from './twin-related.js';
 import { keyed, requestId, stamped, withErrorMembers } from './twin-request-ids.js';
 import { matchesSearch, parseSearch, SearchProblem } from './twin-search.js';
 import type { TwinUnseen } from './twin-setting.js';
@@ -912,6 +921,8 @@ export class TwinEngine {
     const which = this.#which(matched, resource);
     const stored = (await this.#stored(resource))?.find(which);
     if (stored === undefined) {
+      const member = await this.#member(resource, which);
+      if (member !== undefined) return this.#json(200, member);
       if (!this.#examples) throw new Refusal(this.#missing(resource, id));
       const { status, value } = this.#example(matched);
       return this.#json(status, value);
@@ -1092,7 +1103,18 @@ export class TwinEngine {
     if (this.#examples) return;
     const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
     const held = (await this.#stored(owner))?.some((item) => which(item) && !item.deleted) === true;
-    if (!held) throw new Refusal(this.#missing(owner, String(matched.values[owner.idParam])));
+    if (held || (await this.#member(owner, which)) !== undefined) return;
+    throw new Refusal(this.#missing(owner, String(matched.values[owner.idParam])));
+  }
+
+  /** The item of a collection `within` `resource` that `which` picks (a pull request as an issue), shown as one of it. */
+  async #member(
+    resource: TwinResource,
+    which: (stored: Stored) => boolean,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (!hasMembers(this.#related, resource)) return undefined;
+    const read = await this.#parts.collections.get(this.#parts.name);
+    return memberPicked(this.#related, resource, which, read);
   }
 
   /**

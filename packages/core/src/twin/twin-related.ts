@@ -13,6 +13,7 @@ import type { TwinProfile } from './twin-profile.js';
 
 /** A stored item as the engine keeps it: where it is, whether deleted, the object. */
 interface Kept {
+  id: string;
   scope: string;
   deleted: boolean;
   object: Record<string, unknown>;
@@ -104,4 +105,32 @@ export function withMembers(
   });
   const field = keyFieldOf(twin.profile, resource);
   return [...own, ...members].sort((a, b) => (Number(a[field]) || 0) - (Number(b[field]) || 0));
+}
+
+/** Whether items of other collections are also items of `resource` (`within` names it). */
+export function hasMembers(twin: Related, resource: TwinResource): boolean {
+  return Object.values(twin.profile.within).includes(lastOf(resource));
+}
+
+/**
+ * The live item of a collection `within` `resource` that `which` picks, as the flows' `member`
+ * shows it (GitHub's pull request read as issue `number`); `undefined` when none is.
+ */
+export function memberPicked(
+  twin: Related,
+  resource: TwinResource,
+  which: (item: Kept) => boolean,
+  read: Collections,
+): Record<string, unknown> | undefined {
+  const within = twin.profile.within;
+  const names = Object.keys(within).filter((name) => within[name] === lastOf(resource));
+  for (const member of bySegment(twin, names)) {
+    const found = (read.get(member.key) ?? [])
+      .map((item) => item.value as unknown as Kept)
+      .find((item) => !item.deleted && which(item));
+    if (found === undefined) continue;
+    const [object = found.object] = counted(twin, member, [found], read);
+    return twin.flows?.member?.(member.template, object) ?? object;
+  }
+  return undefined;
 }
