@@ -227,6 +227,8 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
     expect(await octokit.rest.issues.lock({ ...repo, issue_number: 9 }).catch((e: unknown) => e)).toMatchObject({
       status: 404,
     });
+    const comment = octokit.rest.issues.createComment({ ...repo, issue_number: 9, body: 'Hi' });
+    expect(await comment.catch((e: unknown) => e)).toMatchObject({ status: 404 });
     const closed = await octokit.rest.pulls.update({ ...repo, pull_number: 3, state: 'closed' });
     expect(closed.data).toMatchObject({ number: 3, state: 'closed' });
     expect(closed.data.closed_at).not.toBeNull();

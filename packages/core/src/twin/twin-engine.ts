@@ -774,6 +774,9 @@ export class TwinEngine {
     params: TwinParams,
     asked: Asked,
   ): Promise<TwinAnswer> {
+    // Below an object the twin does not hold (`/v1/customers/cus_x/tax_ids`): the provider's 404.
+    const parent = this.#ownerOf(matched);
+    if (parent !== undefined && parent !== resource) await this.#heldOrMissing(matched, parent);
     const invalid = this.#parts.flows?.check?.(resource.template, params.body);
     if (invalid !== undefined) throw new Refusal(invalid);
     const { status, value } = this.#example(matched);
@@ -1094,10 +1097,10 @@ export class TwinEngine {
   }
 
   /**
-   * Refuses with the provider's 404 an operation on an object of `owner` the twin does not hold
-   * (`POST /v1/payment_intents/pi_x/confirm`, a GitHub issue's lock), as the provider does, where
-   * no flow answered it (a test payment method's attach); with `unseen: "examples"` nothing is
-   * refused and the document's example answers.
+   * Refuses with the provider's 404 an operation on or below an object of `owner` the twin does
+   * not hold (`POST /v1/payment_intents/pi_x/confirm`, a GitHub issue's lock or comment), as the
+   * provider does, where no flow answered it (a test payment method's attach); with `unseen:
+   * "examples"` nothing is refused and the document's example answers.
    */
   async #heldOrMissing(matched: MatchedOperation, owner: TwinResource): Promise<void> {
     if (this.#examples) return;
