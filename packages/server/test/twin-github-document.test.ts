@@ -118,7 +118,7 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
   expect(twin.body).toMatchObject({ operations: operations.length });
   const answers = await sendEach(root, operations);
   expect(answers.filter((answer) => answer.body.includes('Unrecognized request URL'))).toEqual([]);
-  // Each is answered, or refused in GitHub's form: 404 Not Found for what the twin never made,
+  // Each is answered, or refused in GitHub's form: 404 Not Found for what the twin never made
   // (a comment below an issue never made included), 422 for a create of what it keeps without the
   // fields GitHub needs (`Validation Failed` with
   // its `errors`; a git ref's and a file's `Invalid request. "…" wasn't supplied.` and a change of
