@@ -33,6 +33,31 @@ it("asks for a token in GitHub's error shape, and answers a path it does not kno
   expect([unknown.status, Object.keys(await unknown.json()).sort()]).toEqual([404, ['documentation_url', 'message']]);
 });
 
+it("refuses a string past its schema's maxLength with GitHub's 422 Validation Failed naming the field", async () => {
+  const { root } = await githubTwin('level');
+  const headers = { authorization: 'token ghp_1', 'content-type': 'application/json' };
+  // A campaign's `name` is at most 50 characters in GitHub's description.
+  const refused = await fetch(`${root}/orgs/octo/campaigns`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'n'.repeat(51), description: 'd' }),
+  });
+  expect(refused.status).toBe(422);
+  expect(await refused.json()).toEqual({
+    message: 'Validation Failed',
+    errors: [
+      { resource: 'Campaign', code: 'custom', field: 'name', message: 'name is too long (maximum is 50 characters)' },
+    ],
+    documentation_url: 'https://docs.github.com/rest',
+  });
+  const taken = await fetch(`${root}/orgs/octo/campaigns`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'n'.repeat(50), description: 'd' }),
+  });
+  expect(taken.status).toBeLessThan(300);
+});
+
 it('--twin github=0 makes the twin at start and serves it at a port of its own', async () => {
   const daemon = await startDaemon({ args: ['--memory', '--twin', 'github=0'] });
   const note = daemon.notes.find((line) => line.startsWith('github served at '));

@@ -102,22 +102,59 @@ function mismatch(path: string, sha: unknown): { error: FlowError } {
   return { error: { status: 409, type: 'invalid_request_error', message } };
 }
 
+function unprocessable(message: string): { error: FlowError } {
+  return { error: { status: 422, type: 'invalid_request_error', message } };
+}
+
+/**
+ * Whether a git tree can hold a file at `path`: each of its components not empty, `.`, `..` or
+ * `.git`, and without NUL.
+ */
+function isTreePath(path: string): boolean {
+  return path
+    .split('/')
+    .every(
+      (part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git' && !part.includes('\0'),
+    );
+}
+
+/**
+ * Why a new file at `path` (kept as `key`) cannot be in the tree `all` holds: a file where one of
+ * its directories would be, or a directory (files below it) where it would be.
+ */
+function treeConflict(all: Map<string, FileRecord>, key: string, path: string): string | undefined {
+  const scope = key.slice(0, key.length - path.length);
+  const parts = path.split('/');
+  for (let depth = 1; depth < parts.length; depth++) {
+    const above = parts.slice(0, depth).join('/');
+    if (all.has(`${scope}${above}`)) return `${path.slice(0, 200)} cannot be made: ${above.slice(0, 200)} is a file`;
+  }
+  const below = `${key}/`;
+  for (const at of all.keys()) {
+    if (at.startsWith(below)) return `${path.slice(0, 200)} cannot be made: it is a directory`;
+  }
+  return undefined;
+}
+
 async function put(
   matched: MatchedOperation,
   sent: Record<string, unknown>,
   state: FlowState,
   at: { key: string; path: string },
-  known: FileRecord | undefined,
+  all: Map<string, FileRecord>,
 ): Promise<OwnAnswer> {
+  const known = all.get(at.key);
   const missing = ['message', 'content'].filter((field) => typeof sent[field] !== 'string');
   if (missing.length > 0) return notSupplied(missing);
   if (known !== undefined && (sent.sha === undefined || sent.sha === '')) return notSupplied(['sha']);
   const { key, path } = at;
   if (known !== undefined && sent.sha !== known.sha) return mismatch(path, sent.sha);
-  const bytes = decoded(String(sent.content));
-  if (bytes === undefined) {
-    return { error: { status: 422, type: 'invalid_request_error', message: 'content is not valid Base64' } };
+  if (known === undefined) {
+    const conflict = treeConflict(all, key, path);
+    if (conflict !== undefined) return unprocessable(conflict);
   }
+  const bytes = decoded(String(sent.content));
+  if (bytes === undefined) return unprocessable('content is not valid Base64');
   const record: FileRecord = {
     path,
     content: String(sent.content).replace(/\s+/g, ''),
@@ -145,7 +182,10 @@ export async function githubContents(
   const key = `${scope}:${path}`;
   const known = all.get(key);
   const { method } = matched.op;
-  if (method === 'PUT') return put(matched, sent, state, { key, path }, known);
+  if (method === 'PUT') {
+    if (!isTreePath(path)) return unprocessable('path contains a malformed path component');
+    return put(matched, sent, state, { key, path }, all);
+  }
   if (method === 'DELETE') {
     if (known === undefined) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
     const missing = ['message', 'sha'].filter((field) => typeof sent[field] !== 'string' || sent[field] === '');

@@ -52,6 +52,29 @@ function check(template: string, sent: Record<string, unknown>): FlowError | und
   );
 }
 
+/** GitHub's name of the resource an operation of `template` makes or changes (`…/campaigns` → `Campaign`). */
+function resourceOf(template: string): string {
+  const last = template
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.startsWith('{'))
+    .at(-1);
+  const known = REQUIRED[last ?? ''];
+  if (known !== undefined) return known.resource;
+  if (last === 'repos') return 'Repository';
+  const singular = (last ?? '').replace(/ies$/, 'y').replace(/s$/, '');
+  return singular.replace(/(^|[-_])([a-z])/g, (_, _sep: string, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * GitHub's refusal of a string past its `maxLength`: `422 Validation Failed`, the field named with
+ * Rails' words (`name is too long (maximum is 50 characters)`).
+ */
+function tooLong(template: string, param: string, max: number): FlowError {
+  const field = param.slice(0, 200);
+  const message = `${field} is too long (maximum is ${max} characters)`;
+  return validationFailed('custom', [{ resource: resourceOf(template), code: 'custom', field, message }]);
+}
+
 /**
  * A new issue or pull request: open, with the labels sent (names), none else, made by the
  * authenticated user (as is a new comment).
@@ -88,6 +111,7 @@ function shown(template: string, object: Record<string, unknown>): Record<string
 
 export const githubFlows: TwinFlows = {
   check,
+  tooLong,
   created,
   shown,
   outside,

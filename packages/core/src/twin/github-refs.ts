@@ -12,6 +12,7 @@ import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
 const REFS = 'refs';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const GIT = '/repos/{owner}/{repo}/git';
 
 /** A ref kept: its full name, the commit it points at, its node id. */
@@ -42,6 +43,19 @@ function shown(record: RefRecord, values: Record<string, string>): Record<string
   };
 }
 
+/**
+ * Whether `ref` is a full ref name git takes (`git check-ref-format`): `refs/`, a kind, a name, at
+ * most 1,000 characters; no control characters, space, `~ ^ : ? * [ \`, `..`, `@{`, empty component,
+ * component starting with `.` or ending with `.lock`, no end in `.`; and text that UTF-8 can carry
+ * (no lone surrogate), so that every name taken can be sent back in a path.
+ */
+function isRefName(ref: string): boolean {
+  if (ref.length > 1000 || !/^refs\/[^/]+\/./.test(ref) || LONE_SURROGATE.test(ref)) return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\.$/.test(ref)) return false;
+  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
 /** A commit's SHA as GitHub takes one: 40 hex digits (the twin keeps no commits to look up). */
 function isSha(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
@@ -63,8 +77,11 @@ async function createRef(
   const missing = ['ref', 'sha'].filter((field) => sent[field] === undefined || sent[field] === '');
   if (missing.length > 0) return notSupplied(missing);
   const ref = String(sent.ref);
-  if (!/^refs\/[^/]+\/.+/.test(ref) || ref.length > 1000) {
-    return refused(`Reference name '${ref.slice(0, 200)}' is not valid: it starts with refs/ and has two slashes.`);
+  if (!isRefName(ref)) {
+    const shown = JSON.stringify(ref.slice(0, 200)).slice(1, -1);
+    return refused(
+      `Reference name '${shown}' is not valid: it starts with refs/, has two slashes, and is a name git takes (git check-ref-format).`,
+    );
   }
   if (!isSha(sent.sha)) return refused('Object does not exist');
   if ((await refsOf(state, scope)).has(ref)) return refused('Reference already exists');

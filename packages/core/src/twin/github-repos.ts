@@ -61,12 +61,11 @@ async function create(
   sent: Record<string, unknown>,
   implied = false,
 ): Promise<OwnAnswer> {
-  const given = typeof sent.name === 'string' ? sent.name.trim() : '';
-  if (given === '') {
+  const name = nameOf(sent.name);
+  if (name === '') {
     return { error: creationFailed({ resource: 'Repository', code: 'missing_field', field: 'name' }) };
   }
-  // GitHub makes a name of letters, digits, `.`, `-` and `_`, each other character a `-`.
-  const name = given.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100);
+  if (name === '.' || name === '..') return { error: creationFailed(dotName()) };
   const all = await records(state);
   const key = keyOf(login, name);
   if (all.get(key)?.repository !== undefined) {
@@ -82,6 +81,24 @@ async function create(
   const record: RepoRecord = { repository, scope, ...(implied ? { implied } : {}) };
   await state.keep(REPOS, key, record);
   return { status: 201, body: repository };
+}
+
+/**
+ * The name GitHub makes of a `name` sent: trimmed, each character but letters, digits, `.`, `-`
+ * and `_` a `-`, at most 100 (`''`: none sent).
+ */
+function nameOf(sent: unknown): string {
+  return typeof sent === 'string'
+    ? sent
+        .trim()
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .slice(0, 100)
+    : '';
+}
+
+/** GitHub's refusal of the names `.` and `..`, which no URL can name (a client resolves them away). */
+function dotName(): Record<string, unknown> {
+  return { resource: 'Repository', code: 'custom', field: 'name', message: 'name cannot be "." or ".."' };
 }
 
 function creationFailed(error: Record<string, unknown>): FlowError {
@@ -158,7 +175,8 @@ async function own(
   }
   if (matched.op.method !== 'PATCH') return undefined;
   let changed = updatedRepository(state, repository, sent.body);
-  const name = typeof sent.body.name === 'string' ? sent.body.name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100) : '';
+  const name = nameOf(sent.body.name);
+  if (name === '.' || name === '..') return { error: validationFailed('custom', [dotName()]) };
   const login = String((repository.owner as { login?: unknown }).login);
   if (name === '' || name === repository.name) {
     await state.keep(REPOS, key, { ...record, repository: changed });

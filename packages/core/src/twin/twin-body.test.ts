@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParamProblem, readParams } from './twin-body.js';
+import { ParamProblem, readParams, TooLong } from './twin-body.js';
 import type { Schema } from './twin-example.js';
 
 const doc: Schema = {};
@@ -55,5 +55,31 @@ describe('readParams', () => {
     expect(long?.code).toBeUndefined();
     expect(past('email=abcd')?.message).toBe('Invalid string: abcd; must be at most 3 characters');
     expect(past('tags[0]=ab&tags[1]=abc')?.param).toBe('tags[1]');
+  });
+  it('bounds a JSON body whose schema also has options that only constrain (anyOf of required lists), as GitHub writes them', () => {
+    const constrained: Schema = {
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { name: { type: 'string', maxLength: 50 }, count: { type: 'integer' } },
+              anyOf: [{ required: ['name'] }, { required: ['count'] }],
+            },
+          },
+        },
+      },
+    };
+    const readJson = (body: unknown) =>
+      readParams(doc, constrained, { query: '', body: JSON.stringify(body), contentType: 'application/json' }, false);
+    expect(readJson({ name: 'n'.repeat(50), count: 2 }).body).toEqual({ name: 'n'.repeat(50), count: 2 });
+    let refused: unknown;
+    try {
+      readJson({ name: 'n'.repeat(51) });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(TooLong);
+    expect(refused).toMatchObject({ param: 'name', max: 50 });
   });
 });

@@ -24,6 +24,20 @@ export class ParamProblem extends Error {
   }
 }
 
+/**
+ * A string past its schema's `maxLength`: Stripe's refusal as its message, and the bound, for a
+ * provider whose flows refuse it in their own form ({@link TwinFlows.tooLong}).
+ */
+export class TooLong extends ParamProblem {
+  constructor(
+    message: string,
+    param: string,
+    readonly max: number,
+  ) {
+    super(message, param);
+  }
+}
+
 /** Stripe's refusal of a value that is not a whole number within JavaScript's exact range. */
 function invalidInteger(value: unknown, at: string): ParamProblem {
   return new ParamProblem(
@@ -34,8 +48,8 @@ function invalidInteger(value: unknown, at: string): ParamProblem {
 }
 
 /**
- * `value` when the schema's `maxLength` allows it; past it, Stripe's refusal
- * (`Invalid string: nnnnnnnnnn...nnnnnnnnnn; must be at most 30 characters`),
+ * `value` when the schema's `maxLength` allows it; past it, a {@link TooLong}
+ * (Stripe's `Invalid string: nnnnnnnnnn...nnnnnnnnnn; must be at most 30 characters`),
  * before the twin stores, copies or sends it on.
  */
 function bounded(schema: Schema, value: string, at: string): string {
@@ -43,7 +57,7 @@ function bounded(schema: Schema, value: string, at: string): string {
   if (typeof max !== 'number' || value.length <= max) return value;
   const shown = value.length > 20 ? `${value.slice(0, 10)}...${value.slice(-10)}` : value;
   // Stripe's answer names no code for it.
-  throw new ParamProblem(`Invalid string: ${shown}; must be at most ${max} characters`, at.slice(0, 200));
+  throw new TooLong(`Invalid string: ${shown}; must be at most ${max} characters`, at.slice(0, 200), max);
 }
 
 /** A parameter's name below `at` (`amount`, `items[0][price]`). */
@@ -72,7 +86,8 @@ function coerce(doc: Schema, raw: unknown, value: unknown, at: string): unknown 
         return coerce(doc, resolved, value, at);
       }
     }
-    return value;
+    // No typed option fits (options that only constrain, GitHub's `anyOf` of `required` lists):
+    // the schema's own type and properties read it.
   }
   if (typeof value === 'string') {
     if (schema.type === 'integer' && value !== '') {

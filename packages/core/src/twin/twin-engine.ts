@@ -19,7 +19,7 @@ import { seedOf } from '../random/seeded-random.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { addedNames } from './twin-additions.js';
-import { ParamProblem, readParams, type TwinParams } from './twin-body.js';
+import { ParamProblem, readParams, TooLong, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
 import { type ExampleContext, exampleOf, liveOption } from './twin-example.js';
 import { checkExpand, ExpandProblem, expandAnswer } from './twin-expand.js';
@@ -350,9 +350,12 @@ export class TwinEngine {
 
   async #answeredIn(request: TwinRequest, id: string | undefined, asked: Asked): Promise<TwinAnswer> {
     const ids = this.#parts.profile.requestIds;
+    /** The operation's template, once matched (a provider's refusal of a string too long names it). */
+    let template: string | undefined;
     try {
       const matched = this.#parts.model.match(request.method, request.path);
       if (matched === undefined) throw new Refusal(this.#unrecognized(request));
+      template = matched.op.template;
       const params = readParams(
         this.#parts.model.doc,
         matched.op.operation,
@@ -373,7 +376,11 @@ export class TwinEngine {
       );
       return keyed(answer, id, ids);
     } catch (error) {
-      const refusal = refusalOf(error);
+      const tooLong = this.#parts.flows?.tooLong;
+      const refusal =
+        error instanceof TooLong && tooLong !== undefined && template !== undefined
+          ? tooLong(template, error.param, error.max)
+          : refusalOf(error);
       if (refusal === undefined) throw error;
       return this.#stamped(this.#error(refusal), id);
     }

@@ -273,6 +273,12 @@ export interface TwinFlows {
    * field, Stripe's bounds of an amount and of metadata).
    */
   check?(template: string, sent: Record<string, unknown>): FlowError | undefined;
+  /**
+   * The provider's refusal of a string of the request past its schema's `maxLength` (`param`, as
+   * the twin names it: `name`, `items[0][name]`) at the operation of `template` (GitHub's `422
+   * Validation Failed`); absent: Stripe's `400 Invalid string: …; must be at most N characters`.
+   */
+  tooLong?(template: string, param: string, max: number): FlowError;
   /** Refuses an update of a stored object before anything is changed (Stripe's bounds of metadata). */
   checkUpdate?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */

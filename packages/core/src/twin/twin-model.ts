@@ -38,6 +38,11 @@ export interface TwinOperation {
   segments: readonly (string | null)[];
   /** The parameters' names, in order. */
   params: readonly string[];
+  /**
+   * The index in `segments` of the one parameter the document marks `x-multi-segment` (GitHub's
+   * contents `path`, a git `ref`): it takes one or more segments, `/` kept (`heads/feature`).
+   */
+  multi?: number;
   action: TwinAction;
   resource: TwinResource | undefined;
   operation: Schema;
@@ -167,11 +172,14 @@ export class TwinModel {
         const operation = (item as Schema)[method] as Schema | undefined;
         if (operation === undefined) continue;
         const { action, resource } = actionOf(method, template, resources, profile);
+        const segments = segmentsOf(template);
+        const multi = multiSegmentOf(doc, template, segments, [item as Schema, operation]);
         operations.push({
           method: method.toUpperCase(),
           template,
-          segments: segmentsOf(template),
+          segments,
           params: paramsOf(template),
+          ...(multi === undefined ? {} : { multi }),
           action,
           resource,
           operation,
@@ -181,29 +189,24 @@ export class TwinModel {
     this.operations = operations;
   }
 
-  /** The operation of `method` at `path`: the one with the most fixed segments matching, then the first. */
+  /**
+   * The operation of `method` at `path`: the one with the most fixed segments matching (one whose
+   * segments match one for one before one whose `x-multi-segment` parameter takes more), then the first.
+   */
   match(method: string, path: string): MatchedOperation | undefined {
     const parts = path.split('/').slice(1);
     let best: MatchedOperation | undefined;
-    let bestFixed = -1;
+    let bestScore = -1;
     for (const op of this.operations) {
-      if (op.method !== method || op.segments.length !== parts.length) continue;
-      let fixed = 0;
-      const values: Record<string, string> = {};
-      let param = 0;
-      let fits = true;
-      for (let index = 0; index < parts.length && fits; index++) {
-        const segment = op.segments[index];
-        const part = parts[index] as string;
-        if (segment === null) {
-          if (part === '') fits = false;
-          else values[op.params[param++] as string] = safeDecode(part);
-        } else if (segment === part) fixed++;
-        else fits = false;
-      }
-      if (fits && fixed > bestFixed) {
-        best = { op, values };
-        bestFixed = fixed;
+      if (op.method !== method) continue;
+      const extra = parts.length - op.segments.length;
+      if (extra < 0 || (extra > 0 && op.multi === undefined)) continue;
+      const fitted = fit(op, parts, extra);
+      if (fitted === undefined) continue;
+      const score = fitted.fixed * 2 + (extra === 0 ? 1 : 0);
+      if (score > bestScore) {
+        best = { op, values: fitted.values };
+        bestScore = score;
       }
     }
     return best;
@@ -213,6 +216,55 @@ export class TwinModel {
   hasPath(path: string): boolean {
     return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].some((method) => this.match(method, path) !== undefined);
   }
+}
+
+/**
+ * The path's parameters of `op` when `parts` fit its segments (`extra` more parts than segments,
+ * taken by its multi-segment parameter, each of them not empty), and how many fixed segments matched.
+ */
+function fit(
+  op: TwinOperation,
+  parts: readonly string[],
+  extra: number,
+): { values: Record<string, string>; fixed: number } | undefined {
+  const values: Record<string, string> = {};
+  let fixed = 0;
+  let param = 0;
+  for (let index = 0; index < op.segments.length; index++) {
+    const segment = op.segments[index];
+    const at = index > (op.multi ?? Number.POSITIVE_INFINITY) ? index + extra : index;
+    const part = index === op.multi ? parts.slice(index, index + extra + 1) : [parts[at] as string];
+    if (segment === null) {
+      if (part.includes('')) return undefined;
+      values[op.params[param++] as string] = safeDecode(part.join('/'));
+    } else if (segment === part[0]) fixed++;
+    else return undefined;
+  }
+  return { values, fixed };
+}
+
+/**
+ * The index in `segments` of the path parameter `x-multi-segment` marks, of the path item's or the
+ * operation's `parameters` (`sources`); `undefined`: none, or more than one (each is one segment).
+ */
+function multiSegmentOf(
+  doc: Schema,
+  template: string,
+  segments: readonly (string | null)[],
+  sources: readonly Schema[],
+): number | undefined {
+  const names = new Set<string>();
+  for (const source of sources) {
+    const params = Array.isArray(source.parameters) ? source.parameters : [];
+    for (const raw of params) {
+      const param = resolve(doc, raw);
+      if (param.in === 'path' && param['x-multi-segment'] === true) names.add(String(param.name));
+    }
+  }
+  if (names.size !== 1) return undefined;
+  const [name] = names;
+  const index = template.split('/').slice(1).indexOf(`{${name}}`);
+  return index === -1 || segments[index] !== null ? undefined : index;
 }
 
 function safeDecode(part: string): string {
