@@ -565,13 +565,21 @@ export class TwinEngine {
     const owned = await this.#owned(matched, params, request);
     if (!('op' in owned)) return owned;
     const answer = await this.#dispatch(owned, resource, params, request, asked);
-    if (answer.status >= 300 || !Array.isArray(expanding) || expanding.length === 0) return answer;
-    const value = JSON.parse(answer.body) as unknown;
-    const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
-    // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
-    const collections = await this.#parts.collections.get(this.#parts.name);
-    const find = async (id: string) => (await this.#findSized(id, collections))?.object;
-    await expandAnswer(value, expanding.map(String), find, maxBytes, answer.body.length);
+    const paths = Array.isArray(expanding) ? expanding.map(String) : [];
+    const rendered = this.#parts.flows?.rendered;
+    const version = asked.version ?? newestVersion(this.#parts.profile);
+    const rendering = rendered !== undefined && version !== undefined;
+    if (answer.status >= 300 || (paths.length === 0 && !rendering) || !isJson(answer)) return answer;
+    let value = JSON.parse(answer.body) as unknown;
+    if (paths.length > 0) {
+      const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
+      // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
+      const collections = await this.#parts.collections.get(this.#parts.name);
+      const find = async (id: string) => (await this.#findSized(id, collections))?.object;
+      await expandAnswer(value, paths, find, maxBytes, answer.body.length);
+    }
+    // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
+    if (rendering) value = rendered(value, version, paths);
     return { ...answer, body: JSON.stringify(value) };
   }
 
@@ -1351,4 +1359,9 @@ function atobSafe(text: string): string {
   } catch {
     return '';
   }
+}
+
+/** Whether an answer's body is JSON (a provider's flows render only those). */
+function isJson(answer: TwinAnswer): boolean {
+  return answer.body !== '' && (answer.headers['content-type'] ?? '').includes('json');
 }

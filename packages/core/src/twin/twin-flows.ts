@@ -203,6 +203,12 @@ export interface TwinFlows {
    * the engine answers it.
    */
   own?(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined>;
+  /**
+   * An answer's JSON in the API version `version` the request is answered in (Stripe's objects by
+   * version, stripe-shapes.ts), `expand` the `expand[]` paths it asked for; what is stored stays
+   * canonical. Applied after the expansion, to every successful JSON answer.
+   */
+  rendered?(value: unknown, version: string, expand: readonly string[]): unknown;
   /** The object as answered (GitHub masks a hook's `config.secret`); what is stored stays whole. */
   shown?(template: string, object: Record<string, unknown>): Record<string, unknown>;
   /**
