@@ -170,4 +170,38 @@ describe('Stripe object shapes by API version', () => {
       await Promise.all([newest.close(), pinned.close()]);
     }
   });
+
+  it("lists and reads a customer's attached payment methods at /v1/customers/{customer}/payment_methods", async () => {
+    const { today } = await twins();
+    const customer = await today.customers.create({ email: 'methods@example.com' });
+    const other = await today.customers.create({ email: 'other@example.com' });
+    const made: string[] = [];
+    for (const test of ['pm_card_visa', 'pm_card_mastercard', 'pm_card_amex']) {
+      made.push((await today.paymentMethods.attach(test, { customer: customer.id })).id);
+    }
+    const elsewhere = await today.paymentMethods.attach('pm_card_visa', { customer: other.id });
+    const listed = await today.customers.listPaymentMethods(customer.id);
+    expect(listed.object).toBe('list');
+    expect(listed.url).toBe(`/v1/customers/${customer.id}/payment_methods`);
+    // Newest first, as Stripe lists.
+    expect(listed.data.map((one) => one.id)).toEqual([...made].reverse());
+    expect((await today.customers.listPaymentMethods(customer.id, { type: 'card' })).data).toHaveLength(3);
+    expect((await today.customers.listPaymentMethods(customer.id, { type: 'sepa_debit' })).data).toEqual([]);
+    const first = await today.customers.listPaymentMethods(customer.id, { limit: 2 });
+    expect(first.has_more).toBe(true);
+    const next = await today.customers.listPaymentMethods(customer.id, {
+      limit: 2,
+      starting_after: first.data[1]?.id as string,
+    });
+    expect(next.data.map((one) => one.id)).toEqual([made[0]]);
+    const back = await today.customers.listPaymentMethods(customer.id, { ending_before: made[0] as string });
+    expect(back.data.map((one) => one.id)).toEqual([made[2], made[1]]);
+
+    const read = await today.customers.retrievePaymentMethod(customer.id, made[1] as string);
+    expect(read).toMatchObject({ id: made[1], customer: customer.id, object: 'payment_method' });
+    const refused = await today.customers
+      .retrievePaymentMethod(customer.id, elsewhere.id)
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
 });

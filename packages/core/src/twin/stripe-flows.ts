@@ -210,6 +210,8 @@ export const stripeFlows: TwinFlows = {
   required: true,
   paths: { ...checkoutPaths, ...invoicePaymentPaths },
   rendered: renderStripe,
+  // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
+  views: { [`${CUSTOMERS}/{customer}/payment_methods`]: { of: METHODS, where: { customer: 'customer' } } },
   list: (template, items, query) => (template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined),
   creating,
   acting,

@@ -67,6 +67,13 @@ export interface TwinRequest {
 export type EventHeard = (type: string, event: Record<string, unknown>) => void;
 
 /** What a request's changes carry to their events: who is told of them, the API version they are in. */
+/** An operation of a flows' view, as the collection it shows answers it. */
+interface Viewed {
+  matched: MatchedOperation;
+  target: TwinResource;
+  where: readonly [string, string][];
+}
+
 interface Asked {
   onEvent?: EventHeard | undefined;
   /** The request's API version (twin-versions.ts). @default the profile's newest */
@@ -632,6 +639,8 @@ export class TwinEngine {
     request: TwinRequest,
     asked: Asked,
   ): Promise<TwinAnswer> {
+    const view = this.#viewOf(matched);
+    if (view !== undefined) return this.#viewed(view, params, request);
     if (resource === undefined) return this.#other(matched, params, asked);
     switch (matched.op.action) {
       case 'create':
@@ -648,6 +657,43 @@ export class TwinEngine {
       default:
         return this.#other(matched, params, asked);
     }
+  }
+
+  /**
+   * A `GET` of a path of the flows' `views`: the collection it shows, the operation there it is
+   * (its list, or its read of the path's last id), and the fields its items must have.
+   */
+  #viewOf(matched: MatchedOperation): Viewed | undefined {
+    const views = this.#parts.flows?.views;
+    if (views === undefined || matched.op.method !== 'GET') return undefined;
+    const template = matched.op.template;
+    const key = Object.hasOwn(views, template) ? template : template.slice(0, template.lastIndexOf('/'));
+    const view = Object.hasOwn(views, key) ? views[key] : undefined;
+    const target = this.#parts.model.resources.find((one) => one.template === view?.of);
+    if (view === undefined || target === undefined) return undefined;
+    const action = key === template ? 'list' : 'read';
+    const op = this.#parts.model.operations.find((one) => one.resource === target && one.action === action);
+    if (op === undefined) return undefined;
+    const where = Object.entries(view.where).map(([field, param]): [string, string] => [
+      field,
+      matched.values[param] ?? '',
+    ]);
+    const id = matched.values[matched.op.params.at(-1) ?? ''] ?? '';
+    return { matched: { op, values: action === 'read' ? { [target.idParam]: id } : {} }, target, where };
+  }
+
+  /** A view's list (its items, paged as the collection's) or read (`404` for an item not in it). */
+  async #viewed(view: Viewed, params: TwinParams, request: TwinRequest): Promise<TwinAnswer> {
+    const { matched, target, where } = view;
+    if (matched.op.action === 'list') return this.#list(matched, target, params, request, where);
+    const id = matched.values[target.idParam] as string;
+    const stored = (await this.#stored(target))?.find(
+      (item) => item.id === id && !item.deleted && where.every(([field, value]) => item.object[field] === value),
+    );
+    if (stored !== undefined) return this.#json(200, this.#shown(target, await this.#view(target, stored)));
+    if (!this.#examples) throw new Refusal(this.#missing(target, id));
+    const { status, value } = this.#example(matched);
+    return this.#json(status, value);
   }
 
   /** The scope of a path: the values of its parameters other than the item's id. */
@@ -1034,6 +1080,7 @@ export class TwinEngine {
     resource: TwinResource,
     params: TwinParams,
     request: TwinRequest,
+    where: readonly [string, string][] = [],
   ): Promise<TwinAnswer> {
     const search =
       matched.op.action === 'search'
@@ -1047,6 +1094,8 @@ export class TwinEngine {
     const scope = this.#scope(matched, resource);
     const inScope = (items: readonly Stored[]) => items.filter((item) => !item.deleted && item.scope === scope);
     let live = withMembers(this.#related, resource, counted(this.#related, resource, inScope(all), read), scope, read);
+    // A view's items: those whose fields are its path's (a customer's payment methods).
+    if (where.length > 0) live = live.filter((item) => where.every(([field, value]) => item[field] === value));
     if (this.#parts.profile.list.order === 'newest') live = live.reverse();
     const pages = this.#parts.profile.pagination;
     if (search !== undefined) {
