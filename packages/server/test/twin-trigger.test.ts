@@ -332,7 +332,8 @@ it('sends subscriptions, setup intents, captures and failed invoices through the
     const ids = new Map<string, string>();
     for (const [type] of wanted) {
       const sent = await client.triggerTwin(name, { event: type });
-      emitted += sent.events.length;
+      // The endpoint is stripe-node 15's (2024-04-10): invoice payments (basil) are not sent to it.
+      emitted += sent.events.filter((one) => !one.type.startsWith('invoice_payment.')).length;
       const event = sent.events.find((one) => one.type === type)?.event;
       expect(event, `${type}: ${sent.events.map((one) => one.type).join(', ')}`).toBeDefined();
       ids.set(type, String(event?.id));

@@ -12,6 +12,7 @@ import { INTENTS, madeIntent, type Payment, writeCharge, writePaidIntent } from 
 import { atClock, clockOfCustomer } from './stripe-clocks.js';
 import { cardError, decline, declineOf } from './stripe-declines.js';
 import { invalidRequest, isFlowError, missingParam } from './stripe-errors.js';
+import { writeInvoice } from './stripe-invoice-payments.js';
 import { testOf } from './stripe-setup.js';
 import type { FlowError, FlowKit } from './twin-flows.js';
 
@@ -228,6 +229,8 @@ export function invoiceOf(invoicing: Invoicing, kit: FlowKit): Obj {
       voided_at: null,
     },
     subscription: id,
+    // The subscription's metadata as the invoice was made (Stripe's snapshot at finalization).
+    subscription_details: { metadata: record(subscription.metadata) ?? {} },
     subtotal: total,
     test_clock: subscription.test_clock ?? null,
     total,
@@ -310,15 +313,10 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
   );
   invoiceStates(invoice, kit);
   const declined = !paid && intent?.last_payment_error !== null;
-  kit.write({
-    kind: 'created',
-    template: INVOICES,
-    object: invoice,
-    events: paid
-      ? ['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_succeeded']
-      : ['invoice.created', 'invoice.finalized', ...(declined ? ['invoice.payment_failed'] : [])],
-    after: asked,
-  });
+  const events = paid
+    ? ['invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.payment_succeeded']
+    : ['invoice.created', 'invoice.finalized', ...(declined ? ['invoice.payment_failed'] : [])];
+  writeInvoice('created', invoice, events, kit, asked);
   return subscription;
 }
 
@@ -349,7 +347,7 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
   if (invoice?.object !== 'invoice' || invoice.status !== 'open') return;
   const paid = paidBy(invoice, intent, Math.floor(kit.now() / 1000));
   const events = ['invoice.updated', 'invoice.paid', 'invoice.payment_succeeded'];
-  kit.write({ kind: 'updated', template: INVOICES, object: paid, events, after: true });
+  writeInvoice('updated', paid, events, kit);
   const subscription = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
   if (subscription?.object !== 'subscription' || subscription.status !== 'incomplete') return;
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...subscription, status: 'active' }, after: true });

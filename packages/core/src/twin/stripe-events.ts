@@ -11,6 +11,7 @@
  * @module
  */
 import { invalidRequest } from './stripe-errors.js';
+import { BASIL, eventAt, since } from './stripe-shapes.js';
 import type { FlowError, FlowKit, FlowTools, TwinChange } from './twin-flows.js';
 
 /** The version of Stripe's OpenAPI document the twin is made from, for an event of no version. */
@@ -96,7 +97,8 @@ export function forEndpoint(
   endpoint: Record<string, unknown>,
 ): Record<string, unknown> {
   const version = endpoint.api_version;
-  return typeof version === 'string' && version !== event.api_version ? { ...event, api_version: version } : event;
+  // Its object shaped in that version as well (stripe-shapes.ts): the event keeps the canonical one.
+  return eventAt(event, typeof version === 'string' ? version : String(event.api_version ?? DOCUMENT_VERSION));
 }
 
 /**
@@ -124,6 +126,9 @@ export function subscribes(endpoint: Record<string, unknown>, type: string): boo
   if (endpoint.status === 'disabled' || typeof endpoint.url !== 'string' || typeof endpoint.secret !== 'string') {
     return false;
   }
+  // An event of an object its version does not have (invoice payments: basil) is not sent to it.
+  const version = typeof endpoint.api_version === 'string' ? endpoint.api_version : DOCUMENT_VERSION;
+  if (type.startsWith('invoice_payment.') && !since(version, BASIL)) return false;
   const enabled = Array.isArray(endpoint.enabled_events) ? endpoint.enabled_events : [];
   return enabled.includes('*') || enabled.includes(type);
 }

@@ -37,6 +37,7 @@ import {
   stripeEventTypes,
   subscribes,
 } from './stripe-events.js';
+import { INVOICE_PAYMENTS, invoicePaymentPaths, listPayments } from './stripe-invoice-payments.js';
 import { checkMetadata } from './stripe-metadata.js';
 import { creatingRefund } from './stripe-refunds.js';
 import {
@@ -49,6 +50,7 @@ import {
   setupAction,
   testOf,
 } from './stripe-setup.js';
+import { renderStripe } from './stripe-shapes.js';
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -206,7 +208,11 @@ async function creatingIntent(
 
 export const stripeFlows: TwinFlows = {
   required: true,
-  paths: checkoutPaths,
+  paths: { ...checkoutPaths, ...invoicePaymentPaths },
+  rendered: renderStripe,
+  // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
+  views: { [`${CUSTOMERS}/{customer}/payment_methods`]: { of: METHODS, where: { customer: 'customer' } } },
+  list: (template, items, query) => (template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined),
   creating,
   acting,
   check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),

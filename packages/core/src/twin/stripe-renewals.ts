@@ -11,7 +11,6 @@
 import {
   chargedIntent,
   customerMethod,
-  INVOICES,
   intervalOf,
   invoiceOf,
   invoiceStates,
@@ -20,6 +19,7 @@ import {
 } from './stripe-billing.js';
 import { INTENTS, madeIntent, writeCharge } from './stripe-charges.js';
 import { decline } from './stripe-declines.js';
+import { writeInvoice } from './stripe-invoice-payments.js';
 import { testOf } from './stripe-setup.js';
 import type { FlowKit } from './twin-flows.js';
 
@@ -147,13 +147,13 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
   invoiceStates(open, kit);
   const paidAtOnce = made === undefined ? ['invoice.paid', 'invoice.payment_succeeded'] : [];
   const events = ['invoice.created', 'invoice.finalized', ...paidAtOnce];
-  kit.write({ kind: 'created', template: INVOICES, object: open, events, after: true });
+  writeInvoice('created', open, events, kit);
   if (made === undefined) return;
   const intent = chargedIntent(payment, await payingOf(sub, kit), kit, made);
   const now = Math.floor(kit.now() / 1000);
   if (intent.status === 'succeeded') {
     const paid = paidBy(open, intent, now);
-    writeInvoice(paid, ['invoice.paid', 'invoice.payment_succeeded'], kit);
+    updateInvoice(paid, ['invoice.paid', 'invoice.payment_succeeded'], kit);
     running.open = undefined;
     return;
   }
@@ -164,15 +164,15 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
     charge: intent.latest_charge,
     next_payment_attempt: nextAttempt(now, 1),
   };
-  writeInvoice(failed, unpaidEvents(intent), kit);
+  updateInvoice(failed, unpaidEvents(intent), kit);
   running.open = { invoice: failed, intent };
   if (sub.status === 'past_due') return;
   running.subscription = { ...sub, status: 'past_due' };
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...running.subscription }, after: true });
 }
 
-function writeInvoice(invoice: Obj, events: string[], kit: FlowKit): void {
-  kit.write({ kind: 'updated', template: INVOICES, object: invoice, events, after: true });
+function updateInvoice(invoice: Obj, events: string[], kit: FlowKit): void {
+  writeInvoice('updated', invoice, events, kit);
 }
 
 /**
@@ -201,14 +201,14 @@ async function retry(running: Running, kit: FlowKit): Promise<void> {
       charge: intent.latest_charge ?? invoice.charge ?? null,
       next_payment_attempt: nextAttempt(Number(invoice.created), attempts),
     };
-    writeInvoice(failed, unpaidEvents(intent), kit);
+    updateInvoice(failed, unpaidEvents(intent), kit);
     running.open = { invoice: failed, intent };
     return;
   }
   Object.assign(intent, { latest_charge: kit.newId('ch_'), status: 'succeeded', amount_received: intent.amount });
   kit.write({ kind: 'updated', template: INTENTS, object: intent, events: ['payment_intent.succeeded'], after: true });
   writeCharge(intent, kit, true, test);
-  writeInvoice(paidBy(invoice, intent, now), ['invoice.paid', 'invoice.payment_succeeded'], kit);
+  updateInvoice(paidBy(invoice, intent, now), ['invoice.paid', 'invoice.payment_succeeded'], kit);
   running.open = undefined;
   running.subscription = { ...running.subscription, status: 'active' };
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...running.subscription }, after: true });

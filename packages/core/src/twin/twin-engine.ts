@@ -76,6 +76,13 @@ export interface TwinRequest {
 export type EventHeard = (type: string, event: Record<string, unknown>) => void;
 
 /** What a request's changes carry to their events: who is told of them, the API version they are in. */
+/** An operation of a flows' view, as the collection it shows answers it. */
+interface Viewed {
+  matched: MatchedOperation;
+  target: TwinResource;
+  where: readonly [string, string][];
+}
+
 interface Asked {
   onEvent?: EventHeard | undefined;
   /** The request's API version (twin-versions.ts). @default the profile's newest */
@@ -581,13 +588,21 @@ export class TwinEngine {
     const owned = await this.#owned(matched, params, request);
     if (!('op' in owned)) return owned;
     const answer = await this.#dispatch(owned, resource, params, request, asked);
-    if (answer.status >= 300 || !Array.isArray(expanding) || expanding.length === 0) return answer;
-    const value = JSON.parse(answer.body) as unknown;
-    const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
-    // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
-    const collections = await this.#parts.collections.get(this.#parts.name);
-    const find = async (id: string) => (await this.#findSized(id, collections))?.object;
-    await expandAnswer(value, expanding.map(String), find, maxBytes, answer.body.length);
+    const paths = Array.isArray(expanding) ? expanding.map(String) : [];
+    const rendered = this.#parts.flows?.rendered;
+    const version = asked.version ?? newestVersion(this.#parts.profile);
+    const rendering = rendered !== undefined && version !== undefined;
+    if (answer.status >= 300 || (paths.length === 0 && !rendering) || !isJson(answer)) return answer;
+    let value = JSON.parse(answer.body) as unknown;
+    if (paths.length > 0) {
+      const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
+      // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
+      const collections = await this.#parts.collections.get(this.#parts.name);
+      const find = async (id: string) => (await this.#findSized(id, collections))?.object;
+      await expandAnswer(value, paths, find, maxBytes, answer.body.length);
+    }
+    // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
+    if (rendering) value = rendered(value, version, paths);
     return { ...answer, body: JSON.stringify(value) };
   }
 
@@ -640,6 +655,8 @@ export class TwinEngine {
     request: TwinRequest,
     asked: Asked,
   ): Promise<TwinAnswer> {
+    const view = this.#viewOf(matched);
+    if (view !== undefined) return this.#viewed(view, params, request);
     if (resource === undefined) return this.#other(matched, params, asked);
     switch (matched.op.action) {
       case 'create':
@@ -656,6 +673,43 @@ export class TwinEngine {
       default:
         return this.#other(matched, params, asked);
     }
+  }
+
+  /**
+   * A `GET` of a path of the flows' `views`: the collection it shows, the operation there it is
+   * (its list, or its read of the path's last id), and the fields its items must have.
+   */
+  #viewOf(matched: MatchedOperation): Viewed | undefined {
+    const views = this.#parts.flows?.views;
+    if (views === undefined || matched.op.method !== 'GET') return undefined;
+    const template = matched.op.template;
+    const key = Object.hasOwn(views, template) ? template : template.slice(0, template.lastIndexOf('/'));
+    const view = Object.hasOwn(views, key) ? views[key] : undefined;
+    const target = this.#parts.model.resources.find((one) => one.template === view?.of);
+    if (view === undefined || target === undefined) return undefined;
+    const action = key === template ? 'list' : 'read';
+    const op = this.#parts.model.operations.find((one) => one.resource === target && one.action === action);
+    if (op === undefined) return undefined;
+    const where = Object.entries(view.where).map(([field, param]): [string, string] => [
+      field,
+      matched.values[param] ?? '',
+    ]);
+    const id = matched.values[matched.op.params.at(-1) ?? ''] ?? '';
+    return { matched: { op, values: action === 'read' ? { [target.idParam]: id } : {} }, target, where };
+  }
+
+  /** A view's list (its items, paged as the collection's) or read (`404` for an item not in it). */
+  async #viewed(view: Viewed, params: TwinParams, request: TwinRequest): Promise<TwinAnswer> {
+    const { matched, target, where } = view;
+    if (matched.op.action === 'list') return this.#list(matched, target, params, request, where);
+    const id = matched.values[target.idParam] as string;
+    const stored = (await this.#stored(target))?.find(
+      (item) => item.id === id && !item.deleted && where.every(([field, value]) => item.object[field] === value),
+    );
+    if (stored !== undefined) return this.#json(200, this.#shown(target, await this.#view(target, stored)));
+    if (!this.#examples) throw new Refusal(this.#missing(target, id));
+    const { status, value } = this.#example(matched);
+    return this.#json(status, value);
   }
 
   /** The scope of a path: the values of its parameters other than the item's id. */
@@ -1047,6 +1101,7 @@ export class TwinEngine {
     resource: TwinResource,
     params: TwinParams,
     request: TwinRequest,
+    where: readonly [string, string][] = [],
   ): Promise<TwinAnswer> {
     const search =
       matched.op.action === 'search'
@@ -1060,6 +1115,8 @@ export class TwinEngine {
     const scope = this.#scope(matched, resource);
     const inScope = (items: readonly Stored[]) => items.filter((item) => !item.deleted && item.scope === scope);
     let live = withMembers(this.#related, resource, counted(this.#related, resource, inScope(all), read), scope, read);
+    // A view's items: those whose fields are its path's (a customer's payment methods).
+    if (where.length > 0) live = live.filter((item) => where.every(([field, value]) => item[field] === value));
     if (this.#parts.profile.list.order === 'newest') live = live.reverse();
     const pages = this.#parts.profile.pagination;
     if (search !== undefined) {
@@ -1397,4 +1454,9 @@ function atobSafe(text: string): string {
   } catch {
     return '';
   }
+}
+
+/** Whether an answer's body is JSON (a provider's flows render only those). */
+function isJson(answer: TwinAnswer): boolean {
+  return answer.body !== '' && (answer.headers['content-type'] ?? '').includes('json');
 }

@@ -203,6 +203,18 @@ export interface TwinFlows {
    * the engine answers it.
    */
   own?(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined>;
+  /**
+   * An answer's JSON in the API version `version` the request is answered in (Stripe's objects by
+   * version, stripe-shapes.ts), `expand` the `expand[]` paths it asked for; what is stored stays
+   * canonical. Applied after the expansion, to every successful JSON answer.
+   */
+  rendered?(value: unknown, version: string, expand: readonly string[]): unknown;
+  /**
+   * Paths that list and read the items of another collection whose fields equal the path's
+   * parameters (Stripe's `/v1/customers/{customer}/payment_methods`: the payment methods whose
+   * `customer` is the path's): `of` the collection's template, `where` a field by parameter.
+   */
+  views?: Readonly<Record<string, { of: string; where: Readonly<Record<string, string>> }>>;
   /** The object as answered (GitHub masks a hook's `config.secret`); what is stored stays whole. */
   shown?(template: string, object: Record<string, unknown>): Record<string, unknown>;
   /**

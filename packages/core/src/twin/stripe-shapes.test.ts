@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { eventAt, renderStripe } from './stripe-shapes.js';
+
+/** A subscription and its invoice as the twin keeps them (the 2024-04-10 shape). */
+const subscription = {
+  id: 'sub_1',
+  object: 'subscription',
+  current_period_start: 100,
+  current_period_end: 200,
+  items: { object: 'list', data: [{ id: 'si_1', object: 'subscription_item' }] },
+  latest_invoice: {
+    id: 'in_1',
+    object: 'invoice',
+    status: 'paid',
+    amount_due: 500,
+    amount_paid: 500,
+    currency: 'usd',
+    paid: true,
+    payment_intent: 'pi_1',
+    charge: 'ch_1',
+    subscription: 'sub_1',
+    subscription_details: { metadata: { plan: 'pro' } },
+    status_transitions: { finalized_at: 90, paid_at: 95 },
+  },
+};
+
+describe("Stripe's objects by API version", () => {
+  it('moves the period to the items, the subscription to parent, the payment to invoice payments at basil', () => {
+    const shaped = renderStripe(subscription, '2025-03-31.basil', ['latest_invoice.payments']) as typeof subscription;
+    expect(shaped).not.toHaveProperty('current_period_end');
+    expect(shaped).not.toHaveProperty('billing_mode');
+    expect(shaped.items.data[0]).toMatchObject({ current_period_start: 100, current_period_end: 200 });
+    const invoice = shaped.latest_invoice as Record<string, unknown>;
+    expect(invoice.parent).toEqual({
+      type: 'subscription_details',
+      subscription_details: { metadata: { plan: 'pro' }, subscription: 'sub_1' },
+      quote_details: null,
+    });
+    for (const gone of ['paid', 'payment_intent', 'charge', 'subscription', 'subscription_details']) {
+      expect(invoice).not.toHaveProperty(gone);
+    }
+    expect(invoice.payments).toMatchObject({
+      data: [{ id: 'inpay_1', invoice: 'in_1', status: 'paid', amount_paid: 500, payment: { payment_intent: 'pi_1' } }],
+    });
+    // The kept object is left as it was.
+    expect(subscription.latest_invoice.subscription).toBe('sub_1');
+  });
+
+  it('keeps the old shape before basil, and billing_mode from 2025-06-30', () => {
+    expect(renderStripe(subscription, '2024-06-20')).toEqual(subscription);
+    expect(renderStripe(subscription, '2025-06-30.basil')).toMatchObject({
+      billing_mode: { type: 'classic', flexible: null },
+    });
+  });
+
+  it("renders an event's object and previous_attributes in the version asked for", () => {
+    const event = {
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      data: { object: subscription, previous_attributes: { current_period_end: 100, status: 'incomplete' } },
+    };
+    const old = eventAt(event, '2024-06-20');
+    expect(old.api_version).toBe('2024-06-20');
+    expect(old.data).toEqual({ object: subscription, previous_attributes: event.data.previous_attributes });
+    // A listed event in its own version, whatever the request's.
+    const listed = renderStripe({ object: 'list', data: [event] }, '2024-04-10') as { data: (typeof event)[] };
+    expect(listed.data[0]?.data.object).not.toHaveProperty('current_period_end');
+    expect(listed.data[0]?.data.previous_attributes).toEqual({ status: 'incomplete' });
+  });
+});

@@ -1,0 +1,207 @@
+// The Stripe twin's object shapes by API version (docs/twins.md, "API versions"; #72) against the
+// built daemon: stripe-node 23.1.0 (2026-10-28.endive) reads a subscription item's
+// `current_period_end`, an invoice's `parent` and its invoice payments (`invoicePayments.list`,
+// `expand: ['latest_invoice.payments']`, `invoice_payment.paid`); the same objects asked for at
+// 2024-06-20 (and by stripe-node 15) keep the old shape; a webhook endpoint made at 2024-06-20 is
+// sent the old shape while one at the newest is sent the new, each verified by constructEvent; a
+// customer's payment methods are listed and read at `/v1/customers/{customer}/payment_methods`.
+// Every process listens on 127.0.0.1.
+import Stripe15 from 'stripe';
+import Stripe23 from 'stripe-23';
+import { describe, expect, it } from 'vitest';
+import { useDaemons } from './helpers/daemon.js';
+import { hookReceiver, twinDaemon } from './helpers/twin.js';
+
+useDaemons();
+
+/** A daemon with a Stripe twin and stripe-node 23 clients of it: at its pin, at 2024-06-20, and stripe-node 15. */
+async function twins(store: 'memory' | 'level' = 'memory') {
+  const { port } = await twinDaemon('stripe', store);
+  const options = { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 } as const;
+  return {
+    today: new Stripe23('sk_test_123', options),
+    older: new Stripe23('sk_test_123', { ...options, apiVersion: '2024-06-20' as Stripe23.LatestApiVersion }),
+    oldest: new Stripe15('sk_test_123', options),
+  };
+}
+
+/** A customer with `pm_card_visa` as its default and a monthly subscription of 1500 paid at once. */
+async function subscribed(stripe: Stripe23) {
+  const customer = await stripe.customers.create({ email: 'shapes@example.com' });
+  const method = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+  await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: method.id } });
+  const price = await stripe.prices.create({
+    product_data: { name: 'Pro' },
+    unit_amount: 1500,
+    currency: 'usd',
+    recurring: { interval: 'month' },
+  });
+  const subscription = await stripe.subscriptions.create({
+    customer: customer.id,
+    items: [{ price: price.id }],
+    metadata: { plan: 'pro' },
+    expand: ['latest_invoice.payments'],
+  });
+  return { customer, method, subscription };
+}
+
+describe('Stripe object shapes by API version', () => {
+  it.each(['memory', 'level'] as const)(
+    'answers stripe-node 23 in basil shapes: item periods, invoice.parent, billing_mode, invoice payments (%s)',
+    async (store) => {
+      const { today } = await twins(store);
+      const { subscription } = await subscribed(today);
+      expect(subscription.status).toBe('active');
+      const item = subscription.items.data[0] as Stripe23.SubscriptionItem;
+      expect(item.current_period_end - item.current_period_start).toBe(30 * 86_400);
+      expect(subscription).not.toHaveProperty('current_period_end');
+      expect(subscription.billing_mode).toEqual({ flexible: null, type: 'classic' });
+
+      const invoice = subscription.latest_invoice as Stripe23.Invoice;
+      expect(invoice.parent).toEqual({
+        type: 'subscription_details',
+        subscription_details: { subscription: subscription.id, metadata: { plan: 'pro' } },
+        quote_details: null,
+      });
+      for (const gone of ['subscription', 'subscription_details', 'payment_intent', 'charge', 'paid']) {
+        expect(invoice).not.toHaveProperty(gone);
+      }
+      const payment = invoice.payments?.data[0] as Stripe23.InvoicePayment;
+      expect(payment).toMatchObject({
+        object: 'invoice_payment',
+        amount_paid: 1500,
+        amount_requested: 1500,
+        currency: 'usd',
+        invoice: invoice.id,
+        is_default: true,
+        status: 'paid',
+        payment: { type: 'payment_intent' },
+      });
+      expect(payment.id).toMatch(/^inpay_/);
+      expect(payment.status_transitions.paid_at).toBe(invoice.status_transitions.paid_at);
+      // Not expanded: no `payments`, as Stripe includes them only when asked.
+      expect(await today.invoices.retrieve(invoice.id)).not.toHaveProperty('payments');
+
+      const listed = await today.invoicePayments.list({ invoice: invoice.id });
+      expect(listed.data.map((one) => one.id)).toEqual([payment.id]);
+      const intent = payment.payment.payment_intent as string;
+      const byIntent = await today.invoicePayments.list({
+        payment: { type: 'payment_intent', payment_intent: intent },
+      });
+      expect(byIntent.data.map((one) => one.id)).toEqual([payment.id]);
+      expect((await today.invoicePayments.list({ status: 'open' })).data).toEqual([]);
+      expect(await today.invoicePayments.retrieve(payment.id)).toEqual(payment);
+      const missing = await today.invoicePayments.retrieve('inpay_nothing').catch((error: unknown) => error);
+      expect(missing).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+      const paidEvents = await today.events.list({ type: 'invoice_payment.paid' });
+      expect(paidEvents.data.map((event) => (event.data.object as { id: string }).id)).toEqual([payment.id]);
+    },
+  );
+
+  it('answers the same objects at 2024-06-20 and to stripe-node 15 in the old shapes', async () => {
+    const { today, older, oldest } = await twins();
+    const { subscription } = await subscribed(today);
+    for (const stripe of [older, oldest] as unknown as Stripe15[]) {
+      const old = await stripe.subscriptions.retrieve(subscription.id, { expand: ['latest_invoice'] });
+      const item = old.items.data[0] as Stripe15.SubscriptionItem;
+      expect(old.current_period_end - old.current_period_start).toBe(30 * 86_400);
+      expect(item).not.toHaveProperty('current_period_end');
+      expect(old).not.toHaveProperty('billing_mode');
+      const invoice = old.latest_invoice as Stripe15.Invoice;
+      expect(invoice).toMatchObject({ subscription: subscription.id, paid: true, status: 'paid' });
+      expect(invoice.payment_intent).toMatch(/^pi_/);
+      expect(invoice).not.toHaveProperty('parent');
+    }
+    // A flexible billing mode asked for is answered as it was asked.
+    const customer = await today.customers.create({ email: 'flexible@example.com' });
+    const flexible = await today.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: (subscription.items.data[0] as Stripe23.SubscriptionItem).price.id }],
+      billing_mode: { type: 'flexible' },
+      default_payment_method: 'pm_card_visa',
+    });
+    expect(flexible.billing_mode).toMatchObject({ type: 'flexible', flexible: { proration_discounts: 'included' } });
+  });
+
+  it('sends each webhook endpoint the shapes of its own api_version, checked by constructEvent', async () => {
+    const { today } = await twins();
+    const newest = await hookReceiver();
+    const pinned = await hookReceiver();
+    try {
+      const enabled_events: Stripe23.WebhookEndpointCreateParams.EnabledEvent[] = [
+        'customer.subscription.created',
+        'invoice.paid',
+        'invoice_payment.paid',
+      ];
+      const a = await today.webhookEndpoints.create({ url: newest.url, enabled_events });
+      const b = await today.webhookEndpoints.create({ url: pinned.url, enabled_events, api_version: '2024-06-20' });
+      const { subscription } = await subscribed(today);
+      // The newest takes invoice_payment.paid too; 2024-06-20 has no invoice payments.
+      await Promise.all([newest.until(3), pinned.until(2)]);
+      const events = (receiver: typeof newest, secret: string) =>
+        new Map(
+          receiver.received.map(({ body, headers }) => {
+            const event = today.webhooks.constructEvent(body, String(headers['stripe-signature']), secret);
+            return [event.type, event] as const;
+          }),
+        );
+      const now = events(newest, a.secret as string);
+      const then = events(pinned, b.secret as string);
+      expect([...now.keys()].sort()).toEqual(['customer.subscription.created', 'invoice.paid', 'invoice_payment.paid']);
+      expect([...then.keys()].sort()).toEqual(['customer.subscription.created', 'invoice.paid']);
+
+      const made = now.get('customer.subscription.created')?.data.object as Stripe23.Subscription;
+      expect(now.get('customer.subscription.created')?.api_version).toBe('2026-10-28.endive');
+      expect(made.items.data[0]?.current_period_end).toBeTypeOf('number');
+      expect(made).not.toHaveProperty('current_period_end');
+      const old = then.get('customer.subscription.created')?.data.object as unknown as Stripe15.Subscription;
+      expect(then.get('customer.subscription.created')?.api_version).toBe('2024-06-20');
+      expect(old.current_period_end).toBeTypeOf('number');
+      expect(old.items.data[0]).not.toHaveProperty('current_period_end');
+
+      const paid = now.get('invoice.paid')?.data.object as Stripe23.Invoice;
+      expect(paid.parent?.subscription_details?.subscription).toBe(subscription.id);
+      expect(paid).not.toHaveProperty('subscription');
+      const paidThen = then.get('invoice.paid')?.data.object as unknown as Stripe15.Invoice;
+      expect(paidThen).toMatchObject({ subscription: subscription.id, paid: true });
+      expect(paidThen).not.toHaveProperty('parent');
+      expect(now.get('invoice_payment.paid')?.data.object).toMatchObject({ invoice: paid.id, status: 'paid' });
+    } finally {
+      await Promise.all([newest.close(), pinned.close()]);
+    }
+  });
+
+  it("lists and reads a customer's attached payment methods at /v1/customers/{customer}/payment_methods", async () => {
+    const { today } = await twins();
+    const customer = await today.customers.create({ email: 'methods@example.com' });
+    const other = await today.customers.create({ email: 'other@example.com' });
+    const made: string[] = [];
+    for (const test of ['pm_card_visa', 'pm_card_mastercard', 'pm_card_amex']) {
+      made.push((await today.paymentMethods.attach(test, { customer: customer.id })).id);
+    }
+    const elsewhere = await today.paymentMethods.attach('pm_card_visa', { customer: other.id });
+    const listed = await today.customers.listPaymentMethods(customer.id);
+    expect(listed.object).toBe('list');
+    expect(listed.url).toBe(`/v1/customers/${customer.id}/payment_methods`);
+    // Newest first, as Stripe lists.
+    expect(listed.data.map((one) => one.id)).toEqual([...made].reverse());
+    expect((await today.customers.listPaymentMethods(customer.id, { type: 'card' })).data).toHaveLength(3);
+    expect((await today.customers.listPaymentMethods(customer.id, { type: 'sepa_debit' })).data).toEqual([]);
+    const first = await today.customers.listPaymentMethods(customer.id, { limit: 2 });
+    expect(first.has_more).toBe(true);
+    const next = await today.customers.listPaymentMethods(customer.id, {
+      limit: 2,
+      starting_after: first.data[1]?.id as string,
+    });
+    expect(next.data.map((one) => one.id)).toEqual([made[0]]);
+    const back = await today.customers.listPaymentMethods(customer.id, { ending_before: made[0] as string });
+    expect(back.data.map((one) => one.id)).toEqual([made[2], made[1]]);
+
+    const read = await today.customers.retrievePaymentMethod(customer.id, made[1] as string);
+    expect(read).toMatchObject({ id: made[1], customer: customer.id, object: 'payment_method' });
+    const refused = await today.customers
+      .retrievePaymentMethod(customer.id, elsewhere.id)
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
+});
