@@ -50,7 +50,7 @@ import {
   setupAction,
   testOf,
 } from './stripe-setup.js';
-import { renderStripe } from './stripe-shapes.js';
+import { renderStripe, rendersStripe } from './stripe-shapes.js';
 import type { ActionOutcome, FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -210,6 +210,7 @@ export const stripeFlows: TwinFlows = {
   required: true,
   paths: { ...checkoutPaths, ...invoicePaymentPaths },
   rendered: renderStripe,
+  renders: rendersStripe,
   // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
   views: { [`${CUSTOMERS}/{customer}/payment_methods`]: { of: METHODS, where: { customer: 'customer' } } },
   list: (template, items, query) => (template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined),

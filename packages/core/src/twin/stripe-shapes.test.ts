@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventAt, renderStripe } from './stripe-shapes.js';
+import { eventAt, renderStripe, rendersStripe } from './stripe-shapes.js';
 
 /** A subscription and its invoice as the twin keeps them (the 2024-04-10 shape). */
 const subscription = {
@@ -66,5 +66,16 @@ describe("Stripe's objects by API version", () => {
     const listed = renderStripe({ object: 'list', data: [event] }, '2024-04-10') as { data: (typeof event)[] };
     expect(listed.data[0]?.data.object).not.toHaveProperty('current_period_end');
     expect(listed.data[0]?.data.previous_attributes).toEqual({ status: 'incomplete' });
+  });
+
+  it('tells from the text alone which answers hold an object it renders', () => {
+    expect(rendersStripe(JSON.stringify(subscription))).toBe(true);
+    expect(
+      rendersStripe(JSON.stringify({ id: 'pi_1', object: 'payment_intent', invoice: subscription.latest_invoice })),
+    ).toBe(true);
+    expect(rendersStripe(JSON.stringify({ object: 'list', data: [{ id: 'evt_1', object: 'event' }] }))).toBe(true);
+    // A list of customers is answered as written, not parsed again (its `description` may say "invoice").
+    const customers = { object: 'list', data: [{ id: 'cus_1', object: 'customer', description: '"object":"invoice' }] };
+    expect(rendersStripe(JSON.stringify(customers))).toBe(false);
   });
 });

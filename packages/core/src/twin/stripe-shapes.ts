@@ -146,6 +146,16 @@ function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
   return object;
 }
 
+/**
+ * Whether an answer's text (written by `JSON.stringify`, so without spaces) holds a Subscription,
+ * an Invoice or an event, the objects {@link renderStripe} changes; others are answered as written.
+ */
+export function rendersStripe(text: string): boolean {
+  return (
+    text.includes('"object":"subscription"') || text.includes('"object":"invoice"') || text.includes('"object":"event"')
+  );
+}
+
 /** The most levels an answer is walked down (Stripe's objects nest far less). */
 const MAX_DEPTH = 24;
 

@@ -591,8 +591,11 @@ export class TwinEngine {
     const paths = Array.isArray(expanding) ? expanding.map(String) : [];
     const rendered = this.#parts.flows?.rendered;
     const version = asked.version ?? newestVersion(this.#parts.profile);
-    const rendering = rendered !== undefined && version !== undefined;
-    if (answer.status >= 300 || (paths.length === 0 && !rendering) || !isJson(answer)) return answer;
+    if (answer.status >= 300 || !isJson(answer)) return answer;
+    // Parsed and written again only when something in it changes (a 16 MB list of customers is not).
+    const rendering =
+      rendered !== undefined && version !== undefined && (this.#parts.flows?.renders?.(answer.body) ?? true);
+    if (paths.length === 0 && !rendering) return answer;
     let value = JSON.parse(answer.body) as unknown;
     if (paths.length > 0) {
       const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;

@@ -210,6 +210,11 @@ export interface TwinFlows {
    */
   rendered?(value: unknown, version: string, expand: readonly string[]): unknown;
   /**
+   * Whether an answer's JSON text holds anything `rendered` changes (Stripe's: a Subscription, an
+   * Invoice, an event), read before it is parsed; `undefined`: every answer is rendered.
+   */
+  renders?(text: string): boolean;
+  /**
    * Paths that list and read the items of another collection whose fields equal the path's
    * parameters (Stripe's `/v1/customers/{customer}/payment_methods`: the payment methods whose
    * `customer` is the path's): `of` the collection's template, `where` a field by parameter.
