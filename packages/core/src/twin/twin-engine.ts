@@ -602,19 +602,23 @@ export class TwinEngine {
     return this.#json(answer.status, answer.body, answer.headers);
   }
 
-  /** What the provider's flows keep of their own, in the name's collections; `changes` gathers what they tell. */
-  #ownState(changes: TwinChange[] = []): FlowState {
+  /**
+   * What the provider's flows keep of their own, in the name's collections; `changes` gathers what
+   * they tell; `read`, the collections read once already, is what a flow that only reads reads.
+   */
+  #ownState(changes: TwinChange[] = [], read?: Collections): FlowState {
     return ownState({
       collections: this.#parts.collections,
       name: this.#parts.name,
       tools: this.#tools,
       examples: this.#examples,
       changes,
+      ...(read === undefined ? {} : { read }),
       objects: async (template, values) => {
         const resource = this.#parts.model.resources.find((one) => one.template === template);
         if (resource === undefined) return [];
         const scope = this.#scopeOf(resource, values);
-        const stored = (await this.#stored(resource)) ?? [];
+        const stored = (await this.#stored(resource, read)) ?? [];
         return stored.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
       },
       example: (method, template) => {
@@ -1188,8 +1192,10 @@ export class TwinEngine {
     if (events === undefined) return;
     const types = told.events ?? events.types(told);
     if (types.length === 0) return;
-    // What the payloads carry of the provider's own state (the repository as kept).
-    const context = await events.context?.(told, this.#ownState());
+    // The collections read once for the subscribers and what the payloads carry of the provider's
+    // own state (the repository as kept).
+    const read = await this.#parts.collections.get(this.#parts.name);
+    const context = await events.context?.(told, this.#ownState([], read));
     const change = context === undefined ? told : { ...told, extra: { ...context, ...told.extra } };
     const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
     const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
@@ -1198,7 +1204,7 @@ export class TwinEngine {
     const endpoints =
       hooks === undefined
         ? []
-        : ((await this.#stored(hooks)) ?? []).filter(
+        : ((await this.#stored(hooks, read)) ?? []).filter(
             (item) => !item.deleted && (item.scope === '' || item.scope === scope),
           );
     // The deliveries of the change's events, left for after the answer (twin-outbox.ts), in order,

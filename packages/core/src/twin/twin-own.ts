@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { CollectionStore } from '../collections/collection-store.js';
+import type { CollectionStore, Collections } from '../collections/collection-store.js';
 import { type Item, itemOf } from '../collections/item.js';
 import type { FlowState, FlowTools, TwinChange } from './twin-flows.js';
 
@@ -33,6 +33,8 @@ export interface OwnParts {
   full(message: string): Error;
   /** Where the changes the flows tell ({@link FlowState.emit}) gather, emitted after their answer. */
   changes: TwinChange[];
+  /** The name's collections as read once already, which `read` reads (`undefined`: read them anew). */
+  read?: Collections;
   /** The live objects of the collection at `template` in the scope `values` name, oldest first. */
   objects(template: string, values: Record<string, string>): Promise<Record<string, unknown>[]>;
 }
@@ -53,7 +55,7 @@ export function ownState(parts: OwnParts): FlowState {
       parts.changes.push(change);
     },
     async read<T extends object>(kind: string) {
-      const read = await parts.collections.get(parts.name);
+      const read = parts.read ?? (await parts.collections.get(parts.name));
       const items = (read.get(collectionOf(kind)) ?? []).map((item) => item.value as unknown as OwnItem);
       return new Map(items.map((item) => [item.key, item.record as T]));
     },
