@@ -152,6 +152,7 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
     'post /repos/{owner}/{repo}/issues',
     'post /repos/{owner}/{repo}/labels',
     'post /repos/{owner}/{repo}/pulls',
+    'post /repos/{owner}/{repo}/releases',
     'post /user/repos',
     'put /repos/{owner}/{repo}/contents/{path}',
   ]);
@@ -170,7 +171,7 @@ it('answers every operation from its example with unseen: examples', async () =>
     )),
   ];
   expect(answers).toHaveLength(operations.length);
-  // An empty create is GitHub's 422 (a field it needs is missing: a repository's `name` too); every
+  // An empty create is GitHub's 422 (a field it needs is missing: a repository's `name`, a release's `tag_name` too); every
   // other operation answers.
   expect(
     answers
@@ -184,6 +185,7 @@ it('answers every operation from its example with unseen: examples', async () =>
     'post /repos/{owner}/{repo}/issues/{issue_number}/comments → 422',
     'post /repos/{owner}/{repo}/labels → 422',
     'post /repos/{owner}/{repo}/pulls → 422',
+    'post /repos/{owner}/{repo}/releases → 422',
     'post /user/repos → 422',
   ]);
   const emojis = answers.find((answer) => answer.operation === 'get /emojis');

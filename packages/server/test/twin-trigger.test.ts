@@ -242,18 +242,18 @@ it('refuses what it cannot send with a stable code and a message listing what ex
     2,
     expect.stringMatching(/^mockpoint trigger: error: event: stripe has no event "nope.nothing"; one of /),
   ]);
-  // An event another provider has (GitHub's push, with no action) lists THAT provider's own events.
+  // An event of GitHub's the twin does not send (`workflow_run`) lists THAT provider's own events.
   expect(
     (await requestJson(`${daemon.url}/api/endpoints/hub/twin`, { method: 'PUT', body: { provider: 'github' } })).status,
   ).toBe(200);
-  const push = await runCli({ args: ['trigger', 'hub', 'push', '--url', daemon.url] });
-  expect([push.code, push.stderr]).toEqual([
+  const workflow = await runCli({ args: ['trigger', 'hub', 'workflow_run', '--url', daemon.url] });
+  expect([workflow.code, workflow.stderr]).toEqual([
     1,
     expect.stringMatching(
-      /^mockpoint trigger: error: event: github has no event "push"; one of issue_comment.created, /,
+      /^mockpoint trigger: error: event: github has no event "workflow_run"; one of create, delete, issue_comment.created, /,
     ),
   ]);
-  expect(push.stderr).not.toContain('payment_intent');
+  expect(workflow.stderr).not.toContain('payment_intent');
   const bare = await runCli({ args: ['trigger', name, '--url', daemon.url] });
   expect([bare.code, bare.stderr.trim()]).toEqual([
     2,

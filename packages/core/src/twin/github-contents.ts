@@ -5,11 +5,14 @@
  * `422 … "sha" wasn't supplied.`, another `409 {path} does not match {sha}`; `200`), each file's
  * `sha` its git blob SHA-1 (`sha1("blob " + size + "\0" + bytes)`, as `git hash-object` makes it);
  * `GET` reads a file (`type: "file"`, `encoding: "base64"`) or a directory (its entries);
- * `DELETE` removes a file (its `sha` needed).
+ * `DELETE` removes a file (its `sha` needed). Each write makes a commit on the branch sent (the
+ * repository's default one else), whose parent is the commit the branch was at, moves the branch
+ * to it and tells its `push` (github-refs.ts, github-pushes.ts).
  *
  * @module
  */
-import { notSupplied } from './github-refs.js';
+import { pushedCommit, type RepoPlace } from './github-pushes.js';
+import { branchSha, moveBranch, notSupplied } from './github-refs.js';
 import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -78,10 +81,16 @@ function entry(
   return shown;
 }
 
-/** The commit a write makes, as GitHub answers it beside the file. */
-function commit(state: FlowState, values: Record<string, string>, message: string): Record<string, unknown> {
+/** The commit a write makes, as GitHub answers it beside the file, its parent the branch's commit before. */
+function commit(
+  state: FlowState,
+  values: Record<string, string>,
+  message: string,
+  parent: string | undefined,
+): Record<string, unknown> {
   const sha = hex(crypto.getRandomValues(new Uint8Array(20)).buffer);
   const api = `https://api.github.com/repos/${values.owner}/${values.repo}/git`;
+  const web = `https://github.com/${values.owner}/${values.repo}`;
   const person = { name: 'The Octocat', email: 'octocat@github.com', date: new Date(state.now()).toISOString() };
   return {
     sha,
@@ -92,7 +101,10 @@ function commit(state: FlowState, values: Record<string, string>, message: strin
     committer: person,
     message,
     tree: { url: `${api}/trees/${sha}`, sha },
-    parents: [],
+    parents:
+      parent === undefined
+        ? []
+        : [{ sha: parent, url: `${api}/commits/${parent}`, html_url: `${web}/commit/${parent}` }],
     verification: { verified: false, reason: 'unsigned', signature: null, payload: null },
   };
 }
@@ -136,11 +148,32 @@ function treeConflict(all: Map<string, FileRecord>, key: string, path: string): 
   return undefined;
 }
 
+/** The branch a write goes to: the one sent, else the repository's default. */
+function branchOf(sent: Record<string, unknown>, place: RepoPlace): string {
+  if (typeof sent.branch === 'string' && sent.branch !== '') return sent.branch.replace(/^refs\/heads\//, '');
+  return String(place.repository?.default_branch ?? 'main');
+}
+
+/** Makes the commit of a write of `path` on the branch sent, moves the branch to it, tells the push. */
+async function committed(
+  matched: MatchedOperation,
+  sent: Record<string, unknown>,
+  state: FlowState,
+  place: RepoPlace,
+  change: { path: string; kind: 'added' | 'modified' | 'removed' },
+): Promise<Record<string, unknown>> {
+  const branch = branchOf(sent, place);
+  const parent = await branchSha(state, place.scope, branch);
+  const made = commit(state, matched.values, String(sent.message), parent);
+  await moveBranch(state, place, branch, pushedCommit(made, change.path, change.kind));
+  return made;
+}
+
 async function put(
   matched: MatchedOperation,
   sent: Record<string, unknown>,
   state: FlowState,
-  at: { key: string; path: string },
+  at: { key: string; path: string; place: RepoPlace },
   all: Map<string, FileRecord>,
 ): Promise<OwnAnswer> {
   const known = all.get(at.key);
@@ -162,9 +195,11 @@ async function put(
     sha: await blobSha(bytes),
   };
   await state.keep(FILES, key, record);
+  const kind = known === undefined ? 'added' : 'modified';
+  const made = await committed(matched, sent, state, at.place, { path, kind });
   return {
     status: known === undefined ? 201 : 200,
-    body: { content: entry(matched.values, path, record), commit: commit(state, matched.values, String(sent.message)) },
+    body: { content: entry(matched.values, path, record), commit: made },
   };
 }
 
@@ -173,8 +208,9 @@ export async function githubContents(
   matched: MatchedOperation,
   sent: Record<string, unknown>,
   state: FlowState,
-  scope: string,
+  place: RepoPlace,
 ): Promise<OwnAnswer | undefined> {
+  const { scope } = place;
   if (matched.op.template !== CONTENTS) return undefined;
   const path = (matched.values.path ?? '').replace(/^\/+|\/+$/g, '');
   if (path === '') return undefined;
@@ -184,7 +220,7 @@ export async function githubContents(
   const { method } = matched.op;
   if (method === 'PUT') {
     if (!isTreePath(path)) return unprocessable('path contains a malformed path component');
-    return put(matched, sent, state, { key, path }, all);
+    return put(matched, sent, state, { key, path, place }, all);
   }
   if (method === 'DELETE') {
     if (known === undefined) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
@@ -192,7 +228,8 @@ export async function githubContents(
     if (missing.length > 0) return notSupplied(missing);
     if (sent.sha !== known.sha) return mismatch(path, sent.sha);
     await state.keep(FILES, key, undefined);
-    return { status: 200, body: { content: null, commit: commit(state, matched.values, String(sent.message)) } };
+    const made = await committed(matched, sent, state, place, { path, kind: 'removed' });
+    return { status: 200, body: { content: null, commit: made } };
   }
   if (method !== 'GET') return undefined;
   if (known !== undefined) return { status: 200, body: entry(matched.values, path, known, true) };

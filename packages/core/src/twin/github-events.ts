@@ -1,10 +1,6 @@
 /**
- * GitHub's webhooks (SPEC §2.19): each change the twin makes emits the event
- * GitHub sends — `issues` opened/edited/closed/reopened/labeled/unlabeled/deleted,
- * `issue_comment` created/edited/deleted, `pull_request` opened/edited/closed,
- * `label` created/edited/deleted — with the keys `@octokit/webhooks-examples`
- * shows for it (`action`, the object, `repository`, `sender`), to every active
- * hook of the repository (`POST /repos/{owner}/{repo}/hooks`, `config.url`,
+ * GitHub's repository hooks (SPEC §2.19): each event a change emits (github-payloads.ts) goes to
+ * every active hook of the repository (`POST /repos/{owner}/{repo}/hooks`, `config.url`,
  * `config.secret`, `events` or `*`), and a new hook its `ping`; each delivery with
  * GitHub's headers (`X-GitHub-Event`, `X-GitHub-Hook-ID`,
  * `X-GitHub-Hook-Installation-Target-Type` and `-ID`, Hookshot's `User-Agent`), signed by the
@@ -12,65 +8,13 @@
  *
  * @module
  */
-import { GITHUB_USER } from './github-issues.js';
-import type { FlowError, FlowTools, TwinChange } from './twin-flows.js';
+import type { FlowError } from './twin-flows.js';
 
 /** Most hooks of a repository one event may have (GitHub's limit). */
 const MAX_HOOKS_PER_EVENT = 20;
 
-/**
- * The repository's collections GitHub's flows keep (issues, their comments, pull requests, labels,
- * hooks): the others of the document (a gist's comments, a runner's labels) send no event and are
- * checked by no rule of these, although their last path segment is the same.
- */
-export const GITHUB_KEPT = new Set(
-  ['issues', 'issues/comments', 'pulls', 'labels', 'hooks'].map((path) => `/repos/{owner}/{repo}/${path}`),
-);
-
-/** The event of each collection, by its last path segment. */
-const EVENT_OF: Record<string, string> = {
-  issues: 'issues',
-  comments: 'issue_comment',
-  pulls: 'pull_request',
-  labels: 'label',
-};
-
-/** The member of the payload that holds the object. */
-const MEMBER_OF: Record<string, string> = {
-  issues: 'issue',
-  issue_comment: 'comment',
-  pull_request: 'pull_request',
-  label: 'label',
-};
-
-function updateAction(event: string, change: TwinChange): string {
-  if (event !== 'issues' && event !== 'pull_request') return 'edited';
-  const state = change.object.state;
-  if (state === change.before) return 'edited';
-  if (state === 'closed') return 'closed';
-  return 'reopened';
-}
-
 /** Hookshot's user agent, as a delivery from GitHub names it (the hex its build's). */
 const HOOKSHOT = 'GitHub-Hookshot/6d0c7e2';
-
-/** GitHub's zen, one line of which a `ping` carries. */
-const ZEN = [
-  'Design for failure.',
-  'Keep it logically awesome.',
-  'Speak like a human.',
-  'Favor focus over features.',
-  'Avoid administrative distraction.',
-  'Mind your words, they are important.',
-  'Non-blocking is better than blocking.',
-  'Encourage flow.',
-  'Anything added dilutes everything else.',
-  'Approachable is better than simple.',
-  'Practicality beats purity.',
-  'Half measures are as bad as nothing at all.',
-  "It's not fully shipped until it's fast.",
-  'Responsive is better than fast.',
-];
 
 /** A hook as GitHub answers and sends it: its `config.secret` masked (kept whole for signing). */
 export function maskedHook(hook: Record<string, unknown>): Record<string, unknown> {
@@ -81,76 +25,14 @@ export function maskedHook(hook: Record<string, unknown>): Record<string, unknow
   return { ...hook, config: { ...config, secret: '********' } };
 }
 
-/** The types (`issues.opened`) of the events a change emits (a new hook's: its `ping`). */
-export function githubEventTypes(change: TwinChange): string[] {
-  if (!GITHUB_KEPT.has(change.template)) return [];
-  const last = change.template.split('/').at(-1) ?? '';
-  if (last === 'hooks') return change.kind === 'created' ? ['ping'] : [];
-  const event = EVENT_OF[last];
-  if (event === undefined) return [];
-  switch (change.kind) {
-    case 'created':
-      return [`${event}.${event === 'issues' || event === 'pull_request' ? 'opened' : 'created'}`];
-    case 'updated':
-      return [`${event}.${updateAction(event, change)}`];
-    case 'deleted':
-      return [`${event}.deleted`];
-    default:
-      return change.extra?.label === undefined ? [] : [`${event}.labeled`];
-  }
-}
-
-/** The repository of the payload, from the path's owner and name. */
-function repositoryOf(owner: string, name: string): Record<string, unknown> {
-  const url = `https://api.github.com/repos/${owner}/${name}`;
-  return {
-    id: 1,
-    node_id: 'R_kgDOAAAAAQ',
-    name,
-    full_name: `${owner}/${name}`,
-    private: false,
-    owner: { login: owner, id: 1, type: 'User' },
-    html_url: `https://github.com/${owner}/${name}`,
-    url,
-  };
-}
-
-/** A payload of `type` about `object` (`change` gives the repository and what an action adds). */
-export function githubEvent(
-  type: string,
-  object: Record<string, unknown>,
-  tools: FlowTools,
-  change?: TwinChange,
-): Record<string, unknown> {
-  const [event = '', action = ''] = type.split('.');
-  const values = change?.values ?? {};
-  const repository = repositoryOf(values.owner ?? 'octocat', values.repo ?? 'hello-world');
-  if (event === 'ping') {
-    const id = Number(object.id) || 0;
-    const zen = ZEN[id % ZEN.length];
-    return { zen, hook_id: object.id, hook: maskedHook(object), repository, sender: GITHUB_USER };
-  }
-  const payload: Record<string, unknown> = { action };
-  if (event === 'pull_request') payload.number = object.number;
-  payload[MEMBER_OF[event] ?? event] = object;
-  if (event === 'issue_comment') payload.issue = { number: Number(values.issue_number) || null };
-  if (action === 'edited') payload.changes = {};
-  Object.assign(payload, change?.extra ?? {});
-  payload.repository = repository;
-  payload.sender = GITHUB_USER;
-  // No `installation`: GitHub adds it to an App's deliveries, never to a repository hook's.
-  // The event's id is the delivery's (`X-GitHub-Delivery`); kept out of the payload.
-  void tools;
-  return payload;
-}
-
 /**
  * Whether a repository hook takes `event` of `type` (`issues.opened` by `issues` or `*`); a
- * `ping` goes to the hook it names alone, whatever its events.
+ * `ping` goes to the hook it names alone, whatever its events; `repository.created` to none (a
+ * repository's hooks are made after it: GitHub sends it to an organization's and an App's).
  */
 export function githubSubscribes(hook: Record<string, unknown>, type: string, event: Record<string, unknown>): boolean {
   const { url } = githubTarget(hook);
-  if (hook.active === false || typeof url !== 'string') return false;
+  if (hook.active === false || typeof url !== 'string' || type === 'repository.created') return false;
   if (type === 'ping') return event.hook_id === hook.id;
   const events = Array.isArray(hook.events) ? hook.events : ['push'];
   return events.includes('*') || events.includes(type.split('.')[0]);

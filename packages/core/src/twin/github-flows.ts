@@ -2,17 +2,16 @@
  * GitHub's flows beside the generic engine (SPEC §2.19): issues and pull
  * requests as GitHub answers and lists them (github-issues.ts, github-lists.ts),
  * the labels of an issue at `…/issues/{issue_number}/labels` (adding one emits
- * `issues.labeled`, removing one `issues.unlabeled`), and every change emits GitHub's webhook event
- * to the repository's hooks (github-events.ts), a new hook its `ping`; a hook's `config.secret` is
- * answered masked (`********`), as GitHub answers it; `GET /user` is the authenticated user;
- * repositories by name, their git refs and contents, kept by github-repos.ts.
+ * `issues.labeled`, removing one `issues.unlabeled`), releases and reviews (github-releases.ts),
+ * and every change emits GitHub's webhook event (github-payloads.ts) to the repository's hooks
+ * (github-events.ts), a new hook its `ping`; a hook's `config.secret` is answered masked
+ * (`********`), as GitHub answers it; `GET /user` is the authenticated user; repositories by name,
+ * their git refs and contents, kept by github-repos.ts, each change of them its `repository`,
+ * `push`, `create` or `delete` event (github-repo-kept.ts, github-pushes.ts).
  *
  * @module
  */
 import {
-  GITHUB_KEPT,
-  githubEvent,
-  githubEventTypes,
   githubHeaders,
   githubSubscribes,
   githubTarget,
@@ -24,8 +23,10 @@ import {
 } from './github-events.js';
 import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
 import { githubList } from './github-lists.js';
+import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './github-payloads.js';
+import { releaseCreated, releaseKeyed, releaseUpdating } from './github-releases.js';
 import { githubRepos } from './github-repos.js';
-import type { FlowError, TwinFlows } from './twin-flows.js';
+import type { FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
@@ -35,6 +36,7 @@ const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
   labels: { resource: 'Label', fields: ['name'] },
   comments: { resource: 'IssueComment', fields: ['body'] },
   hooks: { resource: 'Hook', fields: ['config'] },
+  releases: { resource: 'Release', fields: ['tag_name'] },
 };
 
 /** GitHub's `422 Validation Failed`, with an `errors` entry for each field missing or empty. */
@@ -77,9 +79,15 @@ function tooLong(template: string, param: string, max: number): FlowError {
 
 /**
  * A new issue or pull request: open, with the labels sent (names), none else, made by the
- * authenticated user (as is a new comment).
+ * authenticated user (as is a new comment); a release's and a review's (github-releases.ts).
  */
-function created(template: string, object: Record<string, unknown>, sent: Record<string, unknown>): undefined {
+function created(
+  template: string,
+  object: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): undefined {
+  if (GITHUB_KEPT.has(template)) releaseCreated(template, object, sent, kit);
   const last = template.split('/').at(-1);
   if (last === 'comments') object.user = GITHUB_USER;
   if (last !== 'issues' && last !== 'pulls') return undefined;
@@ -125,13 +133,18 @@ export const githubFlows: TwinFlows = {
     subscribes: githubSubscribes,
     target: githubTarget,
     headers: githubHeaders,
+    context: githubContext,
     limit: hookLimit,
     badTarget: hookUrlRefused,
   },
   action: issueLabels,
-  keyed,
+  keyed(template, object, values) {
+    keyed(template, object, values);
+    if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values);
+  },
   updating(template, object, was, tools, sent) {
     if (template.endsWith('/hooks')) hookEventsEdited(object, sent);
+    if (template.endsWith('/releases')) releaseUpdating(object, tools);
     updating(template, object, was, tools);
   },
   list: githubList,

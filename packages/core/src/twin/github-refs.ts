@@ -4,10 +4,13 @@
  * `sha`; an existing one `422 Reference already exists`), `GET …/git/ref/{ref}` reads it
  * (`heads/feature`, sent encoded as `heads%2Ffeature` by Octokit), `GET …/git/matching-refs/{ref}`
  * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; the twin keeps no commits,
- * so it cannot tell a fast-forward: every move is taken, `force` or not), `DELETE` removes it.
+ * so it cannot tell a fast-forward: every move is taken, `force` or not), `DELETE` removes it;
+ * each a branch's or tag's `create`, `push` or `delete` (github-pushes.ts). A file written moves
+ * its branch (`moveBranch`), keeping the commit it made with the ref.
  *
  * @module
  */
+import { type PushedCommit, type RepoPlace, tellPush } from './github-pushes.js';
 import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -20,6 +23,8 @@ interface RefRecord {
   ref: string;
   sha: string;
   node_id: string;
+  /** The commit `sha` is, when the twin made it (a file written). */
+  commit?: PushedCommit;
 }
 
 function refused(message: string): { error: FlowError } {
@@ -68,12 +73,41 @@ async function refsOf(state: FlowState, scope: string): Promise<Map<string, RefR
   return new Map([...all].filter(([key]) => key.startsWith(prefix)).map(([, record]) => [record.ref, record]));
 }
 
+/** The commit of `sha` the twin made, if a ref of the repository points at it. */
+function commitOf(refs: Map<string, RefRecord>, sha: string): PushedCommit | undefined {
+  return [...refs.values()].find((record) => record.sha === sha && record.commit !== undefined)?.commit;
+}
+
+/**
+ * Moves the branch `branch` to the commit a file's write made (making it when it is new), and
+ * tells its `create` and `push`.
+ */
+export async function moveBranch(
+  state: FlowState,
+  place: RepoPlace,
+  branch: string,
+  commit: PushedCommit,
+): Promise<void> {
+  const ref = `refs/heads/${branch}`;
+  const known = (await refsOf(state, place.scope)).get(ref);
+  const record: RefRecord = { ref, sha: commit.id, node_id: known?.node_id ?? state.newId('REF_'), commit };
+  await state.keep(REFS, `${place.scope}:${ref}`, record);
+  const before = known === undefined ? {} : { before: known.sha };
+  await tellPush(state, place, { ref, ...before, after: commit.id, commit, made: true });
+}
+
+/** The SHA the branch `branch` points at (`undefined`: none made). */
+export async function branchSha(state: FlowState, scope: string, branch: string): Promise<string | undefined> {
+  return (await refsOf(state, scope)).get(`refs/heads/${branch}`)?.sha;
+}
+
 async function createRef(
   matched: MatchedOperation,
   sent: Record<string, unknown>,
   state: FlowState,
-  scope: string,
+  place: RepoPlace,
 ): Promise<OwnAnswer> {
+  const { scope } = place;
   const missing = ['ref', 'sha'].filter((field) => sent[field] === undefined || sent[field] === '');
   if (missing.length > 0) return notSupplied(missing);
   const ref = String(sent.ref);
@@ -84,9 +118,13 @@ async function createRef(
     );
   }
   if (!isSha(sent.sha)) return refused('Object does not exist');
-  if ((await refsOf(state, scope)).has(ref)) return refused('Reference already exists');
-  const record: RefRecord = { ref, sha: sent.sha.toLowerCase(), node_id: state.newId('REF_') };
+  const refs = await refsOf(state, scope);
+  if (refs.has(ref)) return refused('Reference already exists');
+  const sha = sent.sha.toLowerCase();
+  const commit = commitOf(refs, sha);
+  const record: RefRecord = { ref, sha, node_id: state.newId('REF_'), ...(commit === undefined ? {} : { commit }) };
   await state.keep(REFS, `${scope}:${ref}`, record);
+  await tellPush(state, place, { ref, after: sha, ...(commit === undefined ? {} : { commit }) });
   return { status: 201, body: shown(record, matched.values) };
 }
 
@@ -95,11 +133,12 @@ export async function githubRefs(
   matched: MatchedOperation,
   sent: Record<string, unknown>,
   state: FlowState,
-  scope: string,
+  place: RepoPlace,
 ): Promise<OwnAnswer | undefined> {
   const { method, template } = matched.op;
   if (!template.startsWith(`${GIT}/`)) return undefined;
-  if (template === `${GIT}/refs` && method === 'POST') return createRef(matched, sent, state, scope);
+  if (template === `${GIT}/refs` && method === 'POST') return createRef(matched, sent, state, place);
+  const { scope } = place;
   const name = `refs/${matched.values.ref ?? ''}`;
   if (template === `${GIT}/matching-refs/{ref}` && method === 'GET') {
     const refs = [...(await refsOf(state, scope)).values()].filter((record) => record.ref.startsWith(name));
@@ -117,11 +156,26 @@ export async function githubRefs(
   if (known === undefined) return refused('Reference does not exist');
   if (method === 'DELETE') {
     await state.keep(REFS, `${scope}:${name}`, undefined);
+    await tellPush(state, place, { ref: name, before: known.sha });
     return { status: 204 };
   }
   if (sent.sha === undefined || sent.sha === '') return notSupplied(['sha']);
   if (!isSha(sent.sha)) return refused('Object does not exist');
-  const moved: RefRecord = { ...known, sha: sent.sha.toLowerCase() };
+  const sha = sent.sha.toLowerCase();
+  const { commit: _had, ...rest } = known;
+  const commit = commitOf(await refsOf(state, scope), sha);
+  const moved: RefRecord = { ...rest, sha, ...(commit === undefined ? {} : { commit }) };
   await state.keep(REFS, `${scope}:${name}`, moved);
+  const forced = sent.force === true;
+  // A move to where it is pushes nothing.
+  if (sha !== known.sha) {
+    await tellPush(state, place, {
+      ref: name,
+      before: known.sha,
+      after: sha,
+      forced,
+      ...(commit === undefined ? {} : { commit }),
+    });
+  }
   return { status: 200, body: shown(moved, matched.values) };
 }

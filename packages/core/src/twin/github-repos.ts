@@ -14,44 +14,26 @@
 import { githubContents } from './github-contents.js';
 import { validationFailed } from './github-events.js';
 import { GITHUB_USER } from './github-issues.js';
+import type { RepoPlace } from './github-pushes.js';
 import { githubRefs } from './github-refs.js';
+import {
+  keyOf,
+  live,
+  loginOf,
+  REPOS,
+  type RepoRecord,
+  records,
+  tellEdits,
+  tellRepository,
+  valuesOf,
+} from './github-repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './github-repo-object.js';
 import type { FlowError, FlowState, OwnAnswer, OwnRequest } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
-/** The kind the repositories are kept as. */
-const REPOS = 'repos';
 const REPO = '/repos/{owner}/{repo}';
 
-/** One repository kept, by its full name in lower case; or where a renamed one went. */
-export interface RepoRecord {
-  repository?: Record<string, unknown>;
-  /** The full name its issues, refs and contents are kept under: its first. */
-  scope?: string;
-  /** Made on the first write below it, its owner having none made explicitly. */
-  implied?: boolean;
-  /** The full name a repository renamed from this one now has. */
-  moved?: string;
-}
-
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
-
-function keyOf(owner: string, name: string): string {
-  return `${owner}/${name}`.toLowerCase();
-}
-
-function loginOf(record: RepoRecord): string {
-  return String((record.repository?.owner as { login?: unknown } | undefined)?.login ?? '').toLowerCase();
-}
-
-async function records(state: FlowState): Promise<Map<string, RepoRecord>> {
-  return state.read<RepoRecord>(REPOS);
-}
-
-/** The live repositories kept, in the order made. */
-function live(all: Map<string, RepoRecord>): RepoRecord[] {
-  return [...all.values()].filter((record) => record.repository !== undefined);
-}
 
 /** A new repository of `login` (an organization's with `organization`), kept; or GitHub's refusal. */
 async function create(
@@ -80,6 +62,8 @@ async function create(
   const scope = taken ? `${login}/${name}#${id}` : `${login}/${name}`;
   const record: RepoRecord = { repository, scope, ...(implied ? { implied } : {}) };
   await state.keep(REPOS, key, record);
+  // One only implied by a write below it was never made by a client: GitHub would have it already.
+  if (!implied) tellRepository(state, scope, repository, 'created');
   return { status: 201, body: repository };
 }
 
@@ -169,8 +153,10 @@ async function own(
 ): Promise<OwnAnswer | undefined> {
   const repository = record.repository as Record<string, unknown>;
   if (matched.op.method === 'GET') return { status: 200, body: repository };
+  const scope = record.scope ?? key;
   if (matched.op.method === 'DELETE') {
     await state.keep(REPOS, key, undefined);
+    tellRepository(state, scope, repository, 'deleted');
     return { status: 204 };
   }
   if (matched.op.method !== 'PATCH') return undefined;
@@ -180,6 +166,7 @@ async function own(
   const login = String((repository.owner as { login?: unknown }).login);
   if (name === '' || name === repository.name) {
     await state.keep(REPOS, key, { ...record, repository: changed });
+    tellEdits(state, scope, repository, changed);
     return { status: 200, body: changed };
   }
   const to = keyOf(login, name);
@@ -191,6 +178,8 @@ async function own(
   changed.name = name;
   await state.keep(REPOS, to, { ...record, repository: changed });
   if (to !== key) await state.keep(REPOS, key, { moved: `${login}/${name}` } satisfies RepoRecord);
+  tellRepository(state, scope, changed, 'renamed', { repository: { name: { from: repository.name } } });
+  tellEdits(state, scope, repository, changed);
   return { status: 200, body: changed };
 }
 
@@ -218,13 +207,13 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   }
   if (self) return record === undefined ? undefined : own(matched, sent, state, key, record);
   const scope = record?.scope ?? `${owner}/${repo}`;
-  const kept = scope.toLowerCase();
-  const answered =
-    (await githubRefs(matched, sent.body, state, kept)) ?? (await githubContents(matched, sent.body, state, kept));
-  if (answered !== undefined) return answered;
   // The collections keep a renamed repository's items under its first name.
-  const [first = owner, name = repo] = scope.split('/');
-  return scope === `${owner}/${repo}` ? undefined : { values: { owner: first, repo: name } };
+  const values = valuesOf(scope);
+  const place: RepoPlace = { scope: scope.toLowerCase(), values, repository: record?.repository };
+  const answered =
+    (await githubRefs(matched, sent.body, state, place)) ?? (await githubContents(matched, sent.body, state, place));
+  if (answered !== undefined) return answered;
+  return scope === `${owner}/${repo}` ? undefined : { values };
 }
 
 /** GitHub's repositories, and what is kept below them, as {@link TwinFlows.own} answers them. */

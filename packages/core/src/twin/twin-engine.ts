@@ -585,7 +585,7 @@ export class TwinEngine {
     const expanding = expand === undefined ? undefined : (params.query[expand] ?? params.body[expand]);
     // Refused before anything changes: too many paths, or one too deep.
     if (Array.isArray(expanding)) checkExpand(expanding.map(String));
-    const owned = await this.#owned(matched, params, request);
+    const owned = await this.#owned(matched, params, request, asked);
     if (!('op' in owned)) return owned;
     const answer = await this.#dispatch(owned, resource, params, request, asked);
     const paths = Array.isArray(expanding) ? expanding.map(String) : [];
@@ -617,13 +617,15 @@ export class TwinEngine {
     matched: MatchedOperation,
     params: TwinParams,
     request: TwinRequest,
+    asked: Asked,
   ): Promise<TwinAnswer | MatchedOperation> {
     const own = this.#parts.flows?.own;
-    const answer =
-      own === undefined
-        ? undefined
-        : await own(matched, { body: params.body, query: params.query, raw: request.query }, this.#ownState());
+    const changes: TwinChange[] = [];
+    const sent = { body: params.body, query: params.query, raw: request.query };
+    const answer = own === undefined ? undefined : await own(matched, sent, this.#ownState(changes));
     if (answer === undefined) return matched;
+    // The events of what the flows changed, in the order they told them (none for a refusal).
+    if (!('error' in answer)) for (const change of changes) await this.#emit(change, asked);
     if ('values' in answer) return { ...matched, values: { ...matched.values, ...answer.values } };
     if ('error' in answer) throw new Refusal(answer.error);
     if ('list' in answer) {
@@ -634,13 +636,25 @@ export class TwinEngine {
     return this.#json(answer.status, answer.body, answer.headers);
   }
 
-  /** What the provider's flows keep of their own, in the name's collections. */
-  #ownState(): FlowState {
+  /**
+   * What the provider's flows keep of their own, in the name's collections; `changes` gathers what
+   * they tell; `read`, the collections read once already, is what a flow that only reads reads.
+   */
+  #ownState(changes: TwinChange[] = [], read?: Collections): FlowState {
     return ownState({
       collections: this.#parts.collections,
       name: this.#parts.name,
       tools: this.#tools,
       examples: this.#examples,
+      changes,
+      ...(read === undefined ? {} : { read }),
+      objects: async (template, values) => {
+        const resource = this.#parts.model.resources.find((one) => one.template === template);
+        if (resource === undefined) return [];
+        const scope = this.#scopeOf(resource, values);
+        const stored = (await this.#stored(resource, read)) ?? [];
+        return stored.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
+      },
       example: (method, template) => {
         const op = this.#parts.model.operations.find((one) => one.method === method && one.template === template);
         const value = op === undefined ? undefined : this.#example({ op, values: {} }).value;
@@ -1279,11 +1293,16 @@ export class TwinEngine {
    * subscriber of this moment left to be handed to the delivery engine after
    * the answer (#71 M4: a change's answer never waits for its fan-out).
    */
-  async #emit(change: TwinChange, asked: Asked): Promise<void> {
+  async #emit(told: TwinChange, asked: Asked): Promise<void> {
     const events = this.#parts.flows?.events;
     if (events === undefined) return;
-    const types = change.events ?? events.types(change);
+    const types = told.events ?? events.types(told);
     if (types.length === 0) return;
+    // The collections read once for the subscribers and what the payloads carry of the provider's
+    // own state (the repository as kept).
+    const read = await this.#parts.collections.get(this.#parts.name);
+    const context = await events.context?.(told, this.#ownState([], read));
+    const change = context === undefined ? told : { ...told, extra: { ...context, ...told.extra } };
     const kept = this.#parts.model.resources.find((resource) => resource.template === events.eventsTemplate);
     const hooks = this.#parts.model.resources.find((resource) => resource.template === events.endpointsTemplate);
     // A hook kept below a path (a repository's) hears only the changes below that path.
@@ -1291,7 +1310,7 @@ export class TwinEngine {
     const endpoints =
       hooks === undefined
         ? []
-        : ((await this.#stored(hooks)) ?? []).filter(
+        : ((await this.#stored(hooks, read)) ?? []).filter(
             (item) => !item.deleted && (item.scope === '' || item.scope === scope),
           );
     // The deliveries of the change's events, left for after the answer (twin-outbox.ts), in order,

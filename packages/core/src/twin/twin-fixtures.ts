@@ -5,14 +5,15 @@
  * own flows emit the event (kept, listed, delivered) as a client's calls would.
  * A step's path and body may name what the step before answered: `{id}`,
  * `{number}`, `{name}`; `{customer}` and `{price}` the id of the last such
- * object any step answered; `{repo}` is the repository a GitHub trigger is about.
+ * object any step answered; `{repo}` is the repository a GitHub trigger is about (`{owner}` its
+ * owner), `{unique}` six letters new to the trigger, `{sha}` the commit a step's write made.
  *
  * @module
  */
 
 /** One API call of a fixture. */
 export interface FixtureStep {
-  method: 'POST' | 'PATCH' | 'DELETE';
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   body?: Record<string, string | number | boolean | string[] | Record<string, string>>;
 }
@@ -143,6 +144,33 @@ const close = (what: 'issues' | 'pulls'): FixtureStep => ({
 });
 const label: FixtureStep = { method: 'POST', path: '/repos/{repo}/labels', body: { name: '{label}', color: 'd73a4a' } };
 
+/** A file written (`{unique}.md`, or another name) on the default branch or `branch`: a commit pushed. */
+const write = (name = '{unique}.md', branch?: string): FixtureStep => ({
+  method: 'PUT',
+  path: `/repos/{repo}/contents/${name}`,
+  body: {
+    message: 'Update the README',
+    content: 'SGVsbG8sIHdvcmxkIQo=',
+    ...(branch === undefined ? {} : { branch }),
+  },
+});
+/** A branch `{unique}` (or a tag) at the commit the last write made. */
+const ref = (kind: 'heads' | 'tags'): FixtureStep => ({
+  method: 'POST',
+  path: '/repos/{repo}/git/refs',
+  body: { ref: `refs/${kind}/{unique}`, sha: '{sha}' },
+});
+const release: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/releases',
+  body: { tag_name: 'v1.0.0-{unique}', name: 'v1.0.0', body: 'Description of the release' },
+};
+/** A repository of its own, `trigger-{unique}` of the owner; made after `{repo}`, so that one stays. */
+const repository: FixtureStep[] = [
+  { method: 'PATCH', path: '/repos/{repo}', body: {} },
+  { method: 'POST', path: '/orgs/{owner}/repos', body: { name: 'trigger-{unique}', description: 'Made by mockpoint' } },
+];
+
 /** GitHub's: the calls a person's clicks make, as the events of `@octokit/webhooks-examples` come from them. */
 const GITHUB: Record<string, readonly FixtureStep[]> = {
   'issues.opened': [issue],
@@ -167,6 +195,34 @@ const GITHUB: Record<string, readonly FixtureStep[]> = {
   'pull_request.opened': [pull],
   'pull_request.edited': [pull, { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { body: 'Edited.' } }],
   'pull_request.closed': [pull, close('pulls')],
+  'pull_request.reopened': [
+    pull,
+    close('pulls'),
+    { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { state: 'open' } },
+  ],
+  'pull_request.synchronize': [
+    write(),
+    ref('heads'),
+    { ...pull, body: { ...pull.body, head: '{unique}' } },
+    write('{unique}-head.md', '{unique}'),
+  ],
+  'pull_request_review.submitted': [
+    pull,
+    { method: 'POST', path: '/repos/{repo}/pulls/{number}/reviews', body: { body: 'Looks good.', event: 'APPROVE' } },
+  ],
+  push: [write()],
+  create: [write(), ref('heads')],
+  delete: [write(), ref('heads'), { method: 'DELETE', path: '/repos/{repo}/git/refs/heads%2F{unique}' }],
+  'release.created': [release],
+  'release.published': [release],
+  'release.deleted': [release, { method: 'DELETE', path: '/repos/{repo}/releases/{id}' }],
+  'repository.created': repository,
+  'repository.edited': [{ method: 'PATCH', path: '/repos/{repo}', body: { description: 'Edited {unique}' } }],
+  'repository.renamed': [
+    ...repository,
+    { method: 'PATCH', path: '/repos/{owner}/trigger-{unique}', body: { name: 'trigger-{unique}-renamed' } },
+  ],
+  'repository.deleted': [...repository, { method: 'DELETE', path: '/repos/{owner}/trigger-{unique}' }],
   'label.created': [label],
   'label.edited': [label, { method: 'PATCH', path: '/repos/{repo}/labels/{name}', body: { color: '0e8a16' } }],
   'label.deleted': [label, { method: 'DELETE', path: '/repos/{repo}/labels/{name}' }],

@@ -124,6 +124,13 @@ export interface FlowState extends FlowTools {
   example(method: string, template: string): Record<string, unknown>;
   /** Whether what the twin never made answers from the document's examples (`unseen: "examples"`). */
   readonly examples: boolean;
+  /** The live objects of the collection at `template` in the scope `values` name (a repository's pull requests), oldest first. */
+  objects(template: string, values: Record<string, string>): Promise<Record<string, unknown>[]>;
+  /**
+   * Tells a change the flows made of what they keep (a push of a file written): its events are
+   * emitted once the flow has answered, in the order told, none when it answers an error.
+   */
+  emit(change: TwinChange): void;
 }
 
 /** What a request sent, as {@link TwinFlows.own} reads it. */
@@ -173,6 +180,12 @@ export interface TwinEvents {
    * repository's id, Hookshot's user agent); `event` absent for one kept before they were.
    */
   headers?(type: string, event?: Record<string, unknown>): Record<string, string>;
+  /**
+   * What every payload of `change` carries of what the provider keeps (GitHub's repository as
+   * kept, a review's pull request), read once before its events are made, under its `extra`
+   * (what the change's own `extra` names wins). @default nothing
+   */
+  context?(change: TwinChange, state: FlowState): Promise<Record<string, unknown> | undefined>;
   /**
    * Refuses one more subscription past the provider's limit (Stripe: 16 webhook endpoints an
    * account; GitHub: 20 hooks an event of a repository), `live` being the subscriptions not

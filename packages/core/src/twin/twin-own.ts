@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { CollectionStore } from '../collections/collection-store.js';
+import type { CollectionStore, Collections } from '../collections/collection-store.js';
 import { type Item, itemOf } from '../collections/item.js';
-import type { FlowState, FlowTools } from './twin-flows.js';
+import type { FlowState, FlowTools, TwinChange } from './twin-flows.js';
 
 /** Most records of one kind. */
 const MAX_RECORDS = 10_000;
@@ -31,6 +31,12 @@ export interface OwnParts {
   fits(collection: string, items: readonly Item[] | undefined, replace: { at: number; item: Item }): void;
   /** The provider's refusal of one record past {@link MAX_RECORDS}. */
   full(message: string): Error;
+  /** Where the changes the flows tell ({@link FlowState.emit}) gather, emitted after their answer. */
+  changes: TwinChange[];
+  /** The name's collections as read once already, which `read` reads (`undefined`: read them anew). */
+  read?: Collections;
+  /** The live objects of the collection at `template` in the scope `values` name, oldest first. */
+  objects(template: string, values: Record<string, string>): Promise<Record<string, unknown>[]>;
 }
 
 /** The collection a kind is kept in (`repos` → `_own-repos`). */
@@ -44,8 +50,12 @@ export function ownState(parts: OwnParts): FlowState {
     ...parts.tools,
     examples: parts.examples,
     example: (method, template) => parts.example(method, template),
+    objects: (template, values) => parts.objects(template, values),
+    emit(change) {
+      parts.changes.push(change);
+    },
     async read<T extends object>(kind: string) {
-      const read = await parts.collections.get(parts.name);
+      const read = parts.read ?? (await parts.collections.get(parts.name));
       const items = (read.get(collectionOf(kind)) ?? []).map((item) => item.value as unknown as OwnItem);
       return new Map(items.map((item) => [item.key, item.record as T]));
     },

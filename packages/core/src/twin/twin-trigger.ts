@@ -121,9 +121,12 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
   );
 }
 
-/** `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository, the label, a customer's and a price's id. */
+/**
+ * `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository and its `{owner}`,
+ * the label, the trigger's `{unique}` word, a customer's and a price's id, a commit's `{sha}`.
+ */
 function filled(text: string, last: Record<string, unknown>, words: Record<string, string>): string {
-  return text.replace(/\{(id|number|name|repo|label|customer|price)\}/g, (whole, word: string) => {
+  return text.replace(/\{(id|number|name|repo|owner|label|unique|customer|price|sha)\}/g, (whole, word: string) => {
     const value = words[word] ?? last[word];
     return typeof value === 'string' || typeof value === 'number'
       ? encodeURIComponent(String(value)).replace(/%2F/g, '/')
@@ -169,8 +172,10 @@ async function runFixture(
     const error = value.error as Record<string, unknown> | undefined;
     const object = (error?.payment_intent ?? value) as Record<string, unknown>;
     if (step.method !== 'DELETE') last = object;
-    // What a later step names by its kind (`{customer}`, `{price}`).
+    // What a later step names by its kind (`{customer}`, `{price}`), and the commit a write made (`{sha}`).
     if (typeof object.object === 'string' && typeof object.id === 'string') words[object.object] = object.id;
+    const commit = object.commit as { sha?: unknown } | null | undefined;
+    if (typeof commit?.sha === 'string') words.sha = commit.sha;
   }
   return last;
 }
@@ -196,9 +201,13 @@ export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): P
   if (engine.events === undefined || (steps === undefined && template === undefined)) throw unknownEvent(engine, type);
   const events: TriggerResult['events'] = [];
   const heard = (kind: string, event: Record<string, unknown>) => void events.push({ type: kind, event });
+  const repo = trigger.repo ?? 'octocat/hello-world';
+  const unique = engine.newId('').slice(0, 6).toLowerCase();
   const words: Record<string, string> = {
-    repo: trigger.repo ?? 'octocat/hello-world',
-    label: `triage-${engine.newId('').slice(0, 6)}`,
+    repo,
+    owner: repo.split('/')[0] ?? '',
+    label: `triage-${unique}`,
+    unique,
   };
   let last: Record<string, unknown> = {};
   if (steps !== undefined) last = await runFixture(engine, steps, words, heard);
