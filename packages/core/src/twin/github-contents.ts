@@ -12,7 +12,7 @@
  * @module
  */
 import { pushedCommit, type RepoPlace } from './github-pushes.js';
-import { branchSha, moveBranch, notSupplied } from './github-refs.js';
+import { branchSha, isRefName, moveBranch, notSupplied } from './github-refs.js';
 import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -218,6 +218,10 @@ export async function githubContents(
   const key = `${scope}:${path}`;
   const known = all.get(key);
   const { method } = matched.op;
+  if ((method === 'PUT' || method === 'DELETE') && !isRefName(`refs/heads/${branchOf(sent, place)}`)) {
+    const shown = JSON.stringify(branchOf(sent, place).slice(0, 200)).slice(1, -1);
+    return unprocessable(`Branch name '${shown}' is not valid: a name git takes (git check-ref-format).`);
+  }
   if (method === 'PUT') {
     if (!isTreePath(path)) return unprocessable('path contains a malformed path component');
     return put(matched, sent, state, { key, path, place }, all);

@@ -54,7 +54,7 @@ function shown(record: RefRecord, values: Record<string, string>): Record<string
  * component starting with `.` or ending with `.lock`, no end in `.`; and text that UTF-8 can carry
  * (no lone surrogate), so that every name taken can be sent back in a path.
  */
-function isRefName(ref: string): boolean {
+export function isRefName(ref: string): boolean {
   if (ref.length > 1000 || !/^refs\/[^/]+\/./.test(ref) || LONE_SURROGATE.test(ref)) return false;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\.$/.test(ref)) return false;

@@ -99,4 +99,21 @@ describe("the GitHub twin's own state", () => {
       'docs cannot be made: it is a directory',
     );
   });
+
+  it('refuses a write to a branch git would refuse, and makes no ref of it', async () => {
+    const call = await twin();
+    for (const branch of ['a..b', 'x y', 'main.lock', '-\u0001', 'refs/heads/.hidden']) {
+      const put = await call('PUT', '/repos/octocat/app/contents/a.txt', { message: 'm', content: 'aGk=', branch });
+      expect([put.status, put.body.message], branch).toEqual([422, expect.stringContaining('is not valid')]);
+    }
+    expect((await call('GET', '/repos/octocat/app/contents/a.txt')).status).toBe(404);
+    expect((await call('GET', '/repos/octocat/app/git/ref/heads/a..b')).status).toBe(404);
+    const made = await call('PUT', '/repos/octocat/app/contents/a.txt', {
+      message: 'm',
+      content: 'aGk=',
+      branch: 'dev',
+    });
+    expect(made.status).toBe(201);
+    expect((await call('GET', '/repos/octocat/app/git/ref/heads/dev')).status).toBe(200);
+  });
 });
