@@ -204,4 +204,22 @@ describe('Stripe object shapes by API version', () => {
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ statusCode: 404, code: 'resource_missing' });
   });
+
+  it("answers a Checkout Session's line_items only when expanded, as Stripe does, at every version", async () => {
+    const { today, oldest } = await twins();
+    const session = await today.checkout.sessions.create({
+      mode: 'payment',
+      success_url: 'https://example.com/done',
+      line_items: [{ price_data: { currency: 'usd', unit_amount: 500, product_data: { name: 'Tee' } }, quantity: 2 }],
+    });
+    // A handler that forgets `expand` meets undefined here as in production (it met the items before).
+    expect(session.line_items).toBeUndefined();
+    expect((await oldest.checkout.sessions.retrieve(session.id)).line_items).toBeUndefined();
+    const expanded = await today.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
+    expect(expanded.line_items?.data.map((item) => item.quantity)).toEqual([2]);
+    const listed = await today.checkout.sessions.list({ expand: ['data.line_items'] });
+    expect(listed.data[0]?.line_items?.data).toHaveLength(1);
+    expect((await today.checkout.sessions.list()).data[0]).not.toHaveProperty('line_items');
+    expect((await today.checkout.sessions.listLineItems(session.id)).data.map((item) => item.quantity)).toEqual([2]);
+  });
 });

@@ -78,4 +78,17 @@ describe("Stripe's objects by API version", () => {
     const customers = { object: 'list', data: [{ id: 'cus_1', object: 'customer', description: '"object":"invoice' }] };
     expect(rendersStripe(JSON.stringify(customers))).toBe(false);
   });
+
+  it("leaves out a Checkout Session's line_items unless expand[] names them, and from every event", () => {
+    const session = { id: 'cs_1', object: 'checkout.session', line_items: { object: 'list', data: [] } };
+    expect(renderStripe(session, '2024-04-10')).not.toHaveProperty('line_items');
+    expect(renderStripe(session, '2026-10-28.endive', ['line_items'])).toHaveProperty('line_items');
+    const listed = renderStripe({ object: 'list', data: [session] }, '2024-04-10', ['data.line_items']) as {
+      data: Record<string, unknown>[];
+    };
+    expect(listed.data[0]).toHaveProperty('line_items');
+    const event = { id: 'evt_1', object: 'event', api_version: '2024-04-10', data: { object: session } };
+    expect((eventAt(event, '2024-04-10').data as { object: object }).object).not.toHaveProperty('line_items');
+    expect(rendersStripe(JSON.stringify(session))).toBe(true);
+  });
 });

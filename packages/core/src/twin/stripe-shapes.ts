@@ -139,6 +139,28 @@ function billingMode(sent: unknown): Obj {
   return { ...given, flexible, type };
 }
 
+/**
+ * The fields Stripe leaves out of an object unless `expand[]` names them (its reference: "This field
+ * is not included by default"), at every version the twin answers: a Checkout Session's, a Payment
+ * Link's and a Quote's `line_items`, a Customer's `sources`, `subscriptions` and `tax_ids` (since
+ * 2020-08-27). A webhook's object never has them. (A Charge's `refunds` are includable too since
+ * 2022-11-15; the twin still answers them, as its `charge.refunded` carries them.)
+ */
+const INCLUDABLE: Readonly<Record<string, readonly string[]>> = {
+  'checkout.session': ['line_items'],
+  payment_link: ['line_items'],
+  quote: ['line_items'],
+  customer: ['sources', 'subscriptions', 'tax_ids'],
+};
+
+/** `object` without the fields of {@link INCLUDABLE} that `expand` (the paths asked for) does not name at `path`. */
+function included(object: Obj, expand: ReadonlySet<string>, path: string): Obj {
+  const fields = typeof object.object === 'string' ? INCLUDABLE[object.object] : undefined;
+  if (fields === undefined) return object;
+  const hidden = fields.filter((field) => field in object && !expand.has(path === '' ? field : `${path}.${field}`));
+  return hidden.length === 0 ? object : without(object, hidden);
+}
+
 /** `object` in `version`, its own fields only (its members are rendered by {@link renderStripe}). */
 function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
   if (object.object === 'subscription') return subscriptionAt(object, version);
@@ -147,14 +169,17 @@ function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
 }
 
 /**
- * Whether an answer's text (written by `JSON.stringify`, so without spaces) holds a Subscription,
- * an Invoice or an event, the objects {@link renderStripe} changes; others are answered as written.
+ * Whether an answer's text (written by `JSON.stringify`, so without spaces) holds an object
+ * {@link renderStripe} changes; others are answered as written. A Customer is not among them: the
+ * twin keeps none of its includable `sources`, `subscriptions`, `tax_ids` (so a list of 16 MB of
+ * customers is not parsed again); it still answers the example's `cash_balance`.
  */
 export function rendersStripe(text: string): boolean {
-  return (
-    text.includes('"object":"subscription"') || text.includes('"object":"invoice"') || text.includes('"object":"event"')
-  );
+  return RENDERED.some((kind) => text.includes(`"object":"${kind}"`));
 }
+
+/** The objects {@link renderStripe} changes: by version, or by what is included. */
+const RENDERED = ['subscription', 'invoice', 'event', 'checkout.session', 'payment_link', 'quote'];
 
 /** The most levels an answer is walked down (Stripe's objects nest far less). */
 const MAX_DEPTH = 24;
@@ -174,7 +199,7 @@ function walk(value: unknown, version: string, expand: ReadonlySet<string>, path
   let object = value as Obj;
   if (object.object === 'event')
     return eventAt(object, typeof object.api_version === 'string' ? object.api_version : version);
-  object = shapeOf(object, version, expand.has(path === '' ? 'payments' : `${path}.payments`));
+  object = included(shapeOf(object, version, expand.has(path === '' ? 'payments' : `${path}.payments`)), expand, path);
   const out: Obj = {};
   for (const [key, member] of Object.entries(object)) {
     out[key] = walk(member, version, expand, path === '' ? key : `${path}.${key}`, depth + 1);
