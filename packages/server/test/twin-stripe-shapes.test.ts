@@ -91,6 +91,10 @@ describe('Stripe object shapes by API version', () => {
       expect(byIntent.data.map((one) => one.id)).toEqual([payment.id]);
       expect((await today.invoicePayments.list({ status: 'open' })).data).toEqual([]);
       expect(await today.invoicePayments.retrieve(payment.id)).toEqual(payment);
+      // An invoice expand[] adds to an answer that held none is shaped too (it kept 2024-04-10's).
+      const withInvoice = await today.invoicePayments.retrieve(payment.id, { expand: ['invoice'] });
+      expect(withInvoice.invoice).toMatchObject({ id: invoice.id, parent: invoice.parent });
+      expect(withInvoice.invoice).not.toHaveProperty('subscription');
       const missing = await today.invoicePayments.retrieve('inpay_nothing').catch((error: unknown) => error);
       expect(missing).toMatchObject({ statusCode: 404, code: 'resource_missing' });
       const paidEvents = await today.events.list({ type: 'invoice_payment.paid' });
@@ -203,6 +207,13 @@ describe('Stripe object shapes by API version', () => {
       .retrievePaymentMethod(customer.id, elsewhere.id)
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    // Of a customer never made: Stripe's 404 (it listed nothing).
+    const nobody = await today.customers.listPaymentMethods('cus_doesnotexist123').catch((error: unknown) => error);
+    expect(nobody).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      message: expect.stringContaining('customer'),
+    });
   });
 
   it("answers a Checkout Session's line_items only when expanded, as Stripe does, at every version", async () => {

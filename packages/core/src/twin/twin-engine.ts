@@ -78,6 +78,8 @@ export type EventHeard = (type: string, event: Record<string, unknown>) => void;
 /** What a request's changes carry to their events: who is told of them, the API version they are in. */
 /** An operation of a flows' view, as the collection it shows answers it. */
 interface Viewed {
+  /** The request's own operation (`/v1/customers/{customer}/payment_methods`). */
+  asked: MatchedOperation;
   matched: MatchedOperation;
   target: TwinResource;
   where: readonly [string, string][];
@@ -593,8 +595,11 @@ export class TwinEngine {
     const version = asked.version ?? newestVersion(this.#parts.profile);
     if (answer.status >= 300 || !isJson(answer)) return answer;
     // Parsed and written again only when something in it changes (a 16 MB list of customers is not).
+    // (With expand[] always: an object it adds may be one the text did not hold.)
     const rendering =
-      rendered !== undefined && version !== undefined && (this.#parts.flows?.renders?.(answer.body) ?? true);
+      rendered !== undefined &&
+      version !== undefined &&
+      (paths.length > 0 || (this.#parts.flows?.renders?.(answer.body) ?? true));
     if (paths.length === 0 && !rendering) return answer;
     let value = JSON.parse(answer.body) as unknown;
     if (paths.length > 0) {
@@ -712,12 +717,20 @@ export class TwinEngine {
       matched.values[param] ?? '',
     ]);
     const id = matched.values[matched.op.params.at(-1) ?? ''] ?? '';
-    return { matched: { op, values: action === 'read' ? { [target.idParam]: id } : {} }, target, where };
+    return {
+      asked: matched,
+      matched: { op, values: action === 'read' ? { [target.idParam]: id } : {} },
+      target,
+      where,
+    };
   }
 
   /** A view's list (its items, paged as the collection's) or read (`404` for an item not in it). */
   async #viewed(view: Viewed, params: TwinParams, request: TwinRequest): Promise<TwinAnswer> {
     const { matched, target, where } = view;
+    // Below an object the twin does not hold (`/v1/customers/cus_x/payment_methods`): its 404.
+    const owner = this.#ownerOf(view.asked);
+    if (owner !== undefined && owner !== target) await this.#heldOrMissing(view.asked, owner);
     if (matched.op.action === 'list') return this.#list(matched, target, params, request, where);
     const id = matched.values[target.idParam] as string;
     const stored = (await this.#stored(target))?.find(
@@ -1166,7 +1179,9 @@ export class TwinEngine {
     const owner = this.#ownerOf(matched);
     const acted = owner === undefined ? undefined : await this.#act(matched, owner, params, asked);
     if (acted !== undefined) return acted;
-    if (owner !== undefined && matched.op.method !== 'GET') await this.#heldOrMissing(matched, owner);
+    // An action on a member (a pull request's number below `issues/`) is not taken as one on the
+    // host: refused, not answered from the example with nothing kept.
+    if (owner !== undefined && matched.op.method !== 'GET') await this.#heldOrMissing(matched, owner, false);
     const example = this.#example(matched);
     const own = this.#parts.flows?.outside?.(matched, example.value);
     if (own !== undefined) return this.#json(example.status, own);
@@ -1183,11 +1198,11 @@ export class TwinEngine {
    * provider does, where no flow answered it (a test payment method's attach); with `unseen:
    * "examples"` nothing is refused and the document's example answers.
    */
-  async #heldOrMissing(matched: MatchedOperation, owner: TwinResource): Promise<void> {
+  async #heldOrMissing(matched: MatchedOperation, owner: TwinResource, members = true): Promise<void> {
     if (this.#examples) return;
     const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
     const held = (await this.#stored(owner))?.some((item) => which(item) && !item.deleted) === true;
-    if (held || (await this.#member(owner, which)) !== undefined) return;
+    if (held || (members && (await this.#member(owner, which)) !== undefined)) return;
     throw new Refusal(this.#missing(owner, String(matched.values[owner.idParam])));
   }
 
