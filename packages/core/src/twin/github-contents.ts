@@ -154,6 +154,25 @@ function branchOf(sent: Record<string, unknown>, place: RepoPlace): string {
   return String(place.repository?.default_branch ?? 'main');
 }
 
+/**
+ * Why a write cannot go to the branch sent: a name git refuses (`422`), or a branch that does not
+ * exist (GitHub's `404 Branch {name} not found`; the default branch is made by the first write).
+ */
+async function unwritable(
+  sent: Record<string, unknown>,
+  state: FlowState,
+  place: RepoPlace,
+): Promise<{ error: FlowError } | undefined> {
+  const branch = branchOf(sent, place);
+  const shown = JSON.stringify(branch.slice(0, 200)).slice(1, -1);
+  if (!isRefName(`refs/heads/${branch}`)) {
+    return unprocessable(`Branch name '${shown}' is not valid: a name git takes (git check-ref-format).`);
+  }
+  const fallback = String(place.repository?.default_branch ?? 'main');
+  if (branch === fallback || (await branchSha(state, place.scope, branch)) !== undefined) return undefined;
+  return { error: { status: 404, type: 'invalid_request_error', message: `Branch ${shown} not found` } };
+}
+
 /** Makes the commit of a write of `path` on the branch sent, moves the branch to it, tells the push. */
 async function committed(
   matched: MatchedOperation,
@@ -218,9 +237,9 @@ export async function githubContents(
   const key = `${scope}:${path}`;
   const known = all.get(key);
   const { method } = matched.op;
-  if ((method === 'PUT' || method === 'DELETE') && !isRefName(`refs/heads/${branchOf(sent, place)}`)) {
-    const shown = JSON.stringify(branchOf(sent, place).slice(0, 200)).slice(1, -1);
-    return unprocessable(`Branch name '${shown}' is not valid: a name git takes (git check-ref-format).`);
+  if (method === 'PUT' || method === 'DELETE') {
+    const refused = await unwritable(sent, state, place);
+    if (refused !== undefined) return refused;
   }
   if (method === 'PUT') {
     if (!isTreePath(path)) return unprocessable('path contains a malformed path component');

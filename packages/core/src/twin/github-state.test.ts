@@ -100,7 +100,7 @@ describe("the GitHub twin's own state", () => {
     );
   });
 
-  it('refuses a write to a branch git would refuse, and makes no ref of it', async () => {
+  it('refuses a write to a branch git would refuse or that does not exist, and makes no ref of it', async () => {
     const call = await twin();
     for (const branch of ['a..b', 'x y', 'main.lock', '-\u0001', 'refs/heads/.hidden']) {
       const put = await call('PUT', '/repos/octocat/app/contents/a.txt', { message: 'm', content: 'aGk=', branch });
@@ -108,12 +108,16 @@ describe("the GitHub twin's own state", () => {
     }
     expect((await call('GET', '/repos/octocat/app/contents/a.txt')).status).toBe(404);
     expect((await call('GET', '/repos/octocat/app/git/ref/heads/a..b')).status).toBe(404);
-    const made = await call('PUT', '/repos/octocat/app/contents/a.txt', {
-      message: 'm',
-      content: 'aGk=',
-      branch: 'dev',
-    });
+    // A branch that does not exist is GitHub's 404 (it was made); the default one is made by the first write.
+    const file = { message: 'm', content: 'aGk=' };
+    const nowhere = await call('PUT', '/repos/octocat/app/contents/a.txt', { ...file, branch: 'dev' });
+    expect([nowhere.status, nowhere.body.message]).toEqual([404, 'Branch dev not found']);
+    expect((await call('GET', '/repos/octocat/app/git/ref/heads/dev')).status).toBe(404);
+    const made = await call('PUT', '/repos/octocat/app/contents/a.txt', file);
     expect(made.status).toBe(201);
-    expect((await call('GET', '/repos/octocat/app/git/ref/heads/dev')).status).toBe(200);
+    expect((await call('GET', '/repos/octocat/app/git/ref/heads/main')).status).toBe(200);
+    const sha = String((made.body.commit as { sha: string }).sha);
+    expect((await call('POST', '/repos/octocat/app/git/refs', { ref: 'refs/heads/dev', sha })).status).toBe(201);
+    expect((await call('PUT', '/repos/octocat/app/contents/b.txt', { ...file, branch: 'dev' })).status).toBe(201);
   });
 });
