@@ -9,6 +9,7 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
+import { fuzzedTwin } from './helpers/twin.js';
 import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 beforeAll(() => assertBuilt());
@@ -39,13 +40,7 @@ function randomForm(random: () => number): URLSearchParams {
 }
 
 it(`answers ${CASES} random Stripe requests (seed ${SEED}) below 500, keeps what it was sent exact, and stays healthy`, async () => {
-  const daemon = await startDaemon({ args: ['--memory'] });
-  const health = await watchWhileFuzzing(daemon);
-  const made = await requestJson(`${daemon.url}/api/endpoints/stripe/twin`, {
-    method: 'PUT',
-    body: { provider: 'stripe' },
-  });
-  expect(made.status).toBe(200);
+  const { daemon, health } = await fuzzedTwin('stripe');
   const base = `${daemon.url}/endpoint/stripe`;
   const random = prng(SEED);
   const statuses = new Map<number, number>();
@@ -94,13 +89,7 @@ it(`answers ${CASES} random Stripe requests (seed ${SEED}) below 500, keeps what
 });
 
 it(`answers ${CASES} random GitHub requests (seed ${SEED}) below 500, keeps labels by their exact names, and stays healthy`, async () => {
-  const daemon = await startDaemon({ args: ['--memory'] });
-  const health = await watchWhileFuzzing(daemon);
-  const made = await requestJson(`${daemon.url}/api/endpoints/github/twin`, {
-    method: 'PUT',
-    body: { provider: 'github' },
-  });
-  expect(made.status).toBe(200);
+  const { daemon, health } = await fuzzedTwin('github');
   const base = `${daemon.url}/endpoint/github/repos/octo/app`;
   const headers = { authorization: 'token ghp_fuzz', 'content-type': 'application/json' };
   const random = prng(SEED + 1);
@@ -163,13 +152,7 @@ function randomQuery(random: () => number): string {
 }
 
 it(`reaches search, expand[] and the body readers with ${CASES} random queries, paths and bodies (seed ${SEED}), and stays healthy`, async () => {
-  const daemon = await startDaemon({ args: ['--memory'] });
-  const health = await watchWhileFuzzing(daemon);
-  const made = await requestJson(`${daemon.url}/api/endpoints/stripe/twin`, {
-    method: 'PUT',
-    body: { provider: 'stripe' },
-  });
-  expect(made.status).toBe(200);
+  const { daemon, health } = await fuzzedTwin('stripe');
   const base = `${daemon.url}/endpoint/stripe`;
   const random = prng(SEED + 2);
   const form = { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' };

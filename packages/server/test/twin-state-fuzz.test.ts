@@ -10,8 +10,8 @@
 import { request } from 'node:http';
 import { jsonString, prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, killAll, removeTempDirs, requestJson, startDaemon } from './helpers/daemon.js';
-import { watchWhileFuzzing } from './helpers/watch-health.js';
+import { assertBuilt, killAll, removeTempDirs } from './helpers/daemon.js';
+import { fuzzedTwin } from './helpers/twin.js';
 
 beforeAll(() => assertBuilt());
 afterEach(() => killAll());
@@ -100,13 +100,7 @@ function hex40(random: () => number): string {
 }
 
 it(`answers ${CASES} random repository names, refs and contents paths (seed ${SEED}) below 500, reads back what it took, and stays healthy`, async () => {
-  const daemon = await startDaemon({ args: ['--memory'] });
-  const health = await watchWhileFuzzing(daemon);
-  const made = await requestJson(`${daemon.url}/api/endpoints/gh/twin`, {
-    method: 'PUT',
-    body: { provider: 'github' },
-  });
-  expect(made.status).toBe(200);
+  const { daemon, health } = await fuzzedTwin('github', 'gh');
   const root = '/endpoint/gh';
   const headers = { authorization: 'token ghp_fuzz', 'content-type': 'application/json' };
   const random = prng(SEED);
@@ -236,14 +230,8 @@ it(`answers ${CASES} random repository names, refs and contents paths (seed ${SE
 });
 
 it(`answers ${CASES} random Stripe-Version headers and metadata (seed ${SEED}) below 500, echoes only known versions, keeps metadata exact, and stays healthy`, async () => {
-  const daemon = await startDaemon({ args: ['--memory'] });
-  const health = await watchWhileFuzzing(daemon);
-  const made = await requestJson(`${daemon.url}/api/endpoints/stripe/twin`, {
-    method: 'PUT',
-    body: { provider: 'stripe' },
-  });
-  expect(made.status).toBe(200);
-  const { known } = (made.body as { profile: { versions: { known: string[] } } }).profile.versions;
+  const { daemon, health, twin } = await fuzzedTwin('stripe');
+  const { known } = (twin as { profile: { versions: { known: string[] } } }).profile.versions;
   const random = prng(SEED + 1);
   const statuses = new Map<number, number>();
   let customer = '';

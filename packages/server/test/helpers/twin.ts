@@ -13,6 +13,7 @@ import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server'
 import examples from '@octokit/webhooks-examples/api.github.com/index.json' with { type: 'json' };
 import { afterAll, expect } from 'vitest';
 import { type Daemon, makeTempDir, requestJson, startDaemon, useDaemons } from './daemon.js';
+import { type FuzzHealth, watchWhileFuzzing } from './watch-health.js';
 
 /** Where the daemon keeps its state: LevelDB, the redis-server at a socket, or memory. */
 export type TwinStore = 'level' | 'memory' | { redis: string };
@@ -60,6 +61,22 @@ export function useTwinRedis(): TwinRedis {
     redis,
     store: async (kind) => (kind === 'level' ? 'level' : { redis: (await redis()).socket }),
   };
+}
+
+/**
+ * A fuzz test's start: a daemon in memory, its `/api/health` watched all through
+ * ({@link watchWhileFuzzing}), and a twin of `provider` at `/endpoint/{name}`; `twin` is what
+ * `PUT …/twin` answered (its profile).
+ */
+export async function fuzzedTwin(
+  provider: 'stripe' | 'github',
+  name: string = provider,
+): Promise<{ daemon: Daemon; health: FuzzHealth; twin: Record<string, unknown> }> {
+  const daemon = await startDaemon({ args: ['--memory'] });
+  const health = await watchWhileFuzzing(daemon);
+  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, { method: 'PUT', body: { provider } });
+  expect(made.status).toBe(200);
+  return { daemon, health, twin: made.body as Record<string, unknown> };
 }
 
 /**
