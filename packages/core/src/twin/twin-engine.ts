@@ -1013,9 +1013,10 @@ export class TwinEngine {
   async #read(matched: MatchedOperation, resource: TwinResource): Promise<TwinAnswer> {
     const id = matched.values[resource.idParam] as string;
     const which = this.#which(matched, resource);
-    const stored = (await this.#stored(resource))?.find(which);
+    const read = await this.#parts.collections.get(this.#parts.name);
+    const stored = (await this.#stored(resource, read))?.find(which);
     if (stored === undefined) {
-      const member = await this.#member(resource, which);
+      const member = this.#member(resource, which, read);
       if (member !== undefined) return this.#json(200, member);
       if (!this.#examples) throw new Refusal(this.#missing(resource, id));
       const { status, value } = this.#example(matched);
@@ -1201,19 +1202,20 @@ export class TwinEngine {
   async #heldOrMissing(matched: MatchedOperation, owner: TwinResource, members = true): Promise<void> {
     if (this.#examples) return;
     const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
-    const held = (await this.#stored(owner))?.some((item) => which(item) && !item.deleted) === true;
-    if (held || (members && (await this.#member(owner, which)) !== undefined)) return;
+    // The collections read once for the object and, where it may be one, its member.
+    const read = await this.#parts.collections.get(this.#parts.name);
+    const held = (await this.#stored(owner, read))?.some((item) => which(item) && !item.deleted) === true;
+    if (held || (members && this.#member(owner, which, read) !== undefined)) return;
     throw new Refusal(this.#missing(owner, String(matched.values[owner.idParam])));
   }
 
   /** The item of a collection `within` `resource` that `which` picks (a pull request as an issue), shown as one of it. */
-  async #member(
+  #member(
     resource: TwinResource,
     which: (stored: Stored) => boolean,
-  ): Promise<Record<string, unknown> | undefined> {
-    if (!hasMembers(this.#related, resource)) return undefined;
-    const read = await this.#parts.collections.get(this.#parts.name);
-    return memberPicked(this.#related, resource, which, read);
+    read: Collections,
+  ): Record<string, unknown> | undefined {
+    return hasMembers(this.#related, resource) ? memberPicked(this.#related, resource, which, read) : undefined;
   }
 
   /**
