@@ -8,6 +8,7 @@
  */
 
 import { JsonSyntaxError, scanJson } from '../codec/json-text.js';
+import { parseSliced } from '../codec/sliced-json.js';
 import { utf8Length } from '../codec/utf8-length.js';
 import type { Edit } from './collection-store.js';
 import { mergePatchText, objectText } from './merge-patch.js';
@@ -46,14 +47,17 @@ export function parseItem(text: string): Item | ItemProblem {
  */
 export const LAZY_ITEM_CHARS = 256 * 1024;
 
-/** A large item: its text held, its value parsed on demand and kept weakly. */
+/**
+ * A large item: its text held, its value parsed on demand and kept weakly; the value's long
+ * strings are slices of the text (sliced-json.ts), so a read does not copy a 4 MB field again.
+ */
 class LargeItem implements Item {
   #value: WeakRef<Readonly<Record<string, unknown>>> | undefined;
   constructor(readonly text: string) {}
   get value(): Readonly<Record<string, unknown>> {
     let value = this.#value?.deref();
     if (value === undefined) {
-      value = JSON.parse(this.text) as Record<string, unknown>;
+      value = parseSliced(this.text) as Record<string, unknown>;
       this.#value = new WeakRef(value);
     }
     return value;
