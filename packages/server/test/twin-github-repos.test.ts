@@ -177,6 +177,12 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
     // An owner that made none: the repository is implied by the first write, and then read.
     const owner = `implied-${kind}`;
     expect(await failure(octokit.rest.repos.get({ owner, repo: 'tool' }))).toEqual([404, NOT_FOUND]);
+    // A write refused (no title; a ref git refuses) implies nothing: the repository is still 404.
+    const untitled = octokit.request('POST /repos/{owner}/{repo}/issues', { owner, repo: 'tool' });
+    expect((await failure(untitled))[0]).toBe(422);
+    const badRef = octokit.rest.git.createRef({ owner, repo: 'tool', ref: 'refs/heads/a..b', sha: SHA_A });
+    expect((await failure(badRef))[0]).toBe(422);
+    expect(await failure(octokit.rest.repos.get({ owner, repo: 'tool' }))).toEqual([404, NOT_FOUND]);
     await octokit.rest.issues.create({ owner, repo: 'tool', title: 'First' });
     const implied = await octokit.rest.repos.get({ owner, repo: 'tool' });
     expect(implied.data).toMatchObject({ name: 'tool', full_name: `${owner}/tool`, owner: { login: owner } });

@@ -41,8 +41,22 @@ async function create(
   login: string,
   organization: boolean,
   sent: Record<string, unknown>,
-  implied = false,
 ): Promise<OwnAnswer> {
+  const planned = await plan(state, login, organization, sent);
+  if ('error' in planned) return planned;
+  await state.keep(REPOS, planned.key, planned.record);
+  tellRepository(state, planned.record.scope ?? planned.key, planned.record.repository ?? {}, 'created');
+  return { status: 201, body: planned.record.repository };
+}
+
+/** A repository as {@link create} would keep it (`implied`: one only a write below it makes), not kept yet. */
+async function plan(
+  state: FlowState,
+  login: string,
+  organization: boolean,
+  sent: Record<string, unknown>,
+  implied = false,
+): Promise<{ key: string; record: RepoRecord } | { error: FlowError }> {
   const name = nameOf(sent.name);
   if (name === '') {
     return { error: creationFailed({ resource: 'Repository', code: 'missing_field', field: 'name' }) };
@@ -60,11 +74,17 @@ async function create(
   // a new one of that name gets its own.
   const taken = [...all.values()].some((one) => one.scope?.toLowerCase() === key);
   const scope = taken ? `${login}/${name}#${id}` : `${login}/${name}`;
-  const record: RepoRecord = { repository, scope, ...(implied ? { implied } : {}) };
+  return { key, record: { repository, scope, ...(implied ? { implied } : {}) } };
+}
+
+/**
+ * Keeps the repository a write below it implies, once that write is taken (a refused one implies
+ * nothing), unless one of its name was made meanwhile. It was never made by a client, so it tells
+ * no `repository.created`: GitHub would have had it already.
+ */
+async function keepImplied(state: FlowState, key: string, record: RepoRecord): Promise<void> {
+  if ((await records(state)).get(key)?.repository !== undefined) return;
   await state.keep(REPOS, key, record);
-  // One only implied by a write below it was never made by a client: GitHub would have it already.
-  if (!implied) tellRepository(state, scope, repository, 'created');
-  return { status: 201, body: repository };
 }
 
 /**
@@ -194,15 +214,18 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   let record = all.get(key);
   if (record?.moved !== undefined) return redirect(matched, record.moved, sent.raw);
   const self = matched.op.template === REPO;
+  // A write below a repository not yet made implies it: kept once the write is taken.
+  let implied: { key: string; record: RepoRecord } | undefined;
   if (record?.repository === undefined) {
     if (state.examples) return undefined;
     const explicit = live(all).some((one) => !one.implied && loginOf(one) === owner.toLowerCase());
     // A name GitHub never makes (its letters, digits, `.`, `-`, `_`) names no repository.
     if (self || explicit || !/^[A-Za-z0-9._-]{1,100}$/.test(repo)) return { error: NOT_FOUND };
-    // Implied: made on the first write below it, as `owner/repo` of the path.
     if (matched.op.method !== 'GET') {
-      await create(state, owner, false, { name: repo }, true);
-      record = (await records(state)).get(key);
+      const planned = await plan(state, owner, false, { name: repo }, true);
+      if ('error' in planned) return planned;
+      implied = planned;
+      record = planned.record;
     }
   }
   if (self) return record === undefined ? undefined : own(matched, sent, state, key, record);
@@ -212,7 +235,14 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   const place: RepoPlace = { scope: scope.toLowerCase(), values, repository: record?.repository };
   const answered =
     (await githubRefs(matched, sent.body, state, place)) ?? (await githubContents(matched, sent.body, state, place));
-  if (answered !== undefined) return answered;
+  if (answered !== undefined) {
+    if (implied !== undefined && !('error' in answered)) await keepImplied(state, implied.key, implied.record);
+    return answered;
+  }
+  if (implied !== undefined) {
+    const { key: impliedKey, record: impliedRecord } = implied;
+    return { values, taken: () => keepImplied(state, impliedKey, impliedRecord) };
+  }
   return scope === `${owner}/${repo}` ? undefined : { values };
 }
 

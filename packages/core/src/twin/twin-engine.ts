@@ -590,6 +590,7 @@ export class TwinEngine {
     const owned = await this.#owned(matched, params, request, asked);
     if (!('op' in owned)) return owned;
     const answer = await this.#dispatch(owned, resource, params, request, asked);
+    if (answer.status < 300) await owned.taken?.();
     const paths = Array.isArray(expanding) ? expanding.map(String) : [];
     const rendered = this.#parts.flows?.rendered;
     const version = asked.version ?? newestVersion(this.#parts.profile);
@@ -623,7 +624,7 @@ export class TwinEngine {
     params: TwinParams,
     request: TwinRequest,
     asked: Asked,
-  ): Promise<TwinAnswer | MatchedOperation> {
+  ): Promise<TwinAnswer | (MatchedOperation & { taken?: () => Promise<void> })> {
     const own = this.#parts.flows?.own;
     const changes: TwinChange[] = [];
     const sent = { body: params.body, query: params.query, raw: request.query };
@@ -631,7 +632,10 @@ export class TwinEngine {
     if (answer === undefined) return matched;
     // The events of what the flows changed, in the order they told them (none for a refusal).
     if (!('error' in answer)) for (const change of changes) await this.#emit(change, asked);
-    if ('values' in answer) return { ...matched, values: { ...matched.values, ...answer.values } };
+    if ('values' in answer) {
+      const values = { ...matched.values, ...answer.values };
+      return answer.taken === undefined ? { ...matched, values } : { ...matched, values, taken: answer.taken };
+    }
     if ('error' in answer) throw new Refusal(answer.error);
     if ('list' in answer) {
       const page = pageOf(this.#parts.profile, answer.list, params.query, request.path, request.query);
