@@ -138,6 +138,19 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
     expect((await octokit.rest.repos.delete({ owner: org, repo: 'zeta' })).status).toBe(204);
     expect(await failure(octokit.rest.repos.get({ owner: org, repo: 'zeta' }))).toEqual([404, NOT_FOUND]);
     expect((await octokit.rest.repos.listForOrg({ org })).data.map((repo) => repo.name)).toEqual(['middle', 'alpha']);
+
+    // A new repository of a deleted one's name starts empty, as on GitHub: none of its issues or hooks.
+    // Twice, so the name's first use is not taken again either.
+    for (const round of [1, 2]) {
+      await octokit.rest.issues.create({ owner: org, repo: 'alpha', title: `Before ${round}` });
+      await octokit.rest.repos.createWebhook({ owner: org, repo: 'alpha', config: { url: 'http://127.0.0.1:9/hook' } });
+      expect((await octokit.rest.repos.delete({ owner: org, repo: 'alpha' })).status).toBe(204);
+      const read = octokit.rest.issues.listForRepo({ owner: org, repo: 'alpha' });
+      expect(await failure(read)).toEqual([404, NOT_FOUND]);
+      await octokit.rest.repos.createInOrg({ org, name: 'alpha' });
+      expect((await octokit.rest.issues.listForRepo({ owner: org, repo: 'alpha', state: 'all' })).data).toEqual([]);
+      expect((await octokit.rest.repos.listWebhooks({ owner: org, repo: 'alpha' })).data).toEqual([]);
+    }
   });
 
   it('makes issues only in repositories that exist, implying those of an owner that made none', async () => {
@@ -178,7 +191,7 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
     const owner = `implied-${kind}`;
     expect(await failure(octokit.rest.repos.get({ owner, repo: 'tool' }))).toEqual([404, NOT_FOUND]);
     // A write refused (no title; a ref git refuses) implies nothing: the repository is still 404.
-    const untitled = octokit.request('POST /repos/{owner}/{repo}/issues', { owner, repo: 'tool' });
+    const untitled = octokit.request('POST /repos/{owner}/{repo}/issues' as string, { owner, repo: 'tool' });
     expect((await failure(untitled))[0]).toBe(422);
     const badRef = octokit.rest.git.createRef({ owner, repo: 'tool', ref: 'refs/heads/a..b', sha: SHA_A });
     expect((await failure(badRef))[0]).toBe(422);

@@ -11,8 +11,10 @@
  *
  * @module
  */
+
 import { pushedCommit, type RepoPlace } from './github-pushes.js';
 import { branchSha, isRefName, moveBranch, notSupplied } from './github-refs.js';
+import { shownRepo } from './github-repo-kept.js';
 import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -56,7 +58,7 @@ function entry(
   file: FileRecord | undefined,
   withContent = false,
 ): Record<string, unknown> {
-  const full = `${values.owner}/${values.repo}`;
+  const full = `${values.owner}/${shownRepo(String(values.repo))}`;
   const api = `https://api.github.com/repos/${full}`;
   const type = file === undefined ? 'dir' : 'file';
   const sha = file?.sha ?? '';
@@ -89,14 +91,15 @@ function commit(
   parent: string | undefined,
 ): Record<string, unknown> {
   const sha = hex(crypto.getRandomValues(new Uint8Array(20)).buffer);
-  const api = `https://api.github.com/repos/${values.owner}/${values.repo}/git`;
-  const web = `https://github.com/${values.owner}/${values.repo}`;
+  const name = `${values.owner}/${shownRepo(String(values.repo))}`;
+  const api = `https://api.github.com/repos/${name}/git`;
+  const web = `https://github.com/${name}`;
   const person = { name: 'The Octocat', email: 'octocat@github.com', date: new Date(state.now()).toISOString() };
   return {
     sha,
     node_id: state.newId('C_'),
     url: `${api}/commits/${sha}`,
-    html_url: `https://github.com/${values.owner}/${values.repo}/commit/${sha}`,
+    html_url: `${web}/commit/${sha}`,
     author: person,
     committer: person,
     message,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { shownRepo } from './github-repo-kept.js';
 import type { ActionOutcome, FlowTools } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -56,7 +57,8 @@ export function labelsOf(sent: Record<string, unknown>): Record<string, unknown>
 
 /** A new issue's, pull request's or comment's URLs, once its number (or id) is taken. */
 export function keyed(template: string, object: Record<string, unknown>, values: Record<string, string>): void {
-  const { owner = 'octocat', repo = 'hello-world', issue_number: issue } = values;
+  const { owner = 'octocat', issue_number: issue } = values;
+  const repo = shownRepo(values.repo ?? 'hello-world');
   const api = `${API}/repos/${owner}/${repo}`;
   const web = `https://github.com/${owner}/${repo}`;
   const last = template.split('/').at(-1);

@@ -14,7 +14,7 @@
 
 import { maskedHook } from './github-events.js';
 import { GITHUB_USER } from './github-issues.js';
-import { keptRepository } from './github-repo-kept.js';
+import { keptRepository, shownRepo } from './github-repo-kept.js';
 import type { FlowState, FlowTools, TwinChange } from './twin-flows.js';
 
 const REPO = '/repos/{owner}/{repo}';
@@ -177,7 +177,7 @@ export function githubEvent(
     event === 'repository'
       ? object
       : ((extra.repository as Record<string, unknown> | undefined) ??
-        repositoryOf(values.owner ?? 'octocat', values.repo ?? 'hello-world'));
+        repositoryOf(values.owner ?? 'octocat', shownRepo(values.repo ?? 'hello-world')));
   const organization = organizationOf(repository);
   // No `installation`: GitHub adds it to an App's deliveries, never to a repository hook's.
   const around = { repository, ...(organization === undefined ? {} : { organization }), sender: GITHUB_USER };

@@ -9,7 +9,9 @@
  *
  * @module
  */
+
 import { GITHUB_USER } from './github-issues.js';
+import { shownRepo } from './github-repo-kept.js';
 import type { FlowState } from './twin-flows.js';
 
 /** Where a repository's refs and files are kept: the key of its records, its collections' path parameters, itself. */
@@ -69,7 +71,7 @@ export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove
   if (move.after === undefined) tell('delete', { ref: short, ref_type: kind, pusher_type: 'user' });
   const before = move.before ?? ZERO;
   const after = move.after ?? ZERO;
-  const html = String(repository?.html_url ?? `https://github.com/${values.owner}/${values.repo}`);
+  const html = String(repository?.html_url ?? `https://github.com/${values.owner}/${shownRepo(String(values.repo))}`);
   const compare =
     move.before === undefined
       ? `${html}/compare/${short}`

@@ -10,7 +10,9 @@
  *
  * @module
  */
+
 import { type PushedCommit, type RepoPlace, tellPush } from './github-pushes.js';
+import { shownRepo } from './github-repo-kept.js';
 import type { FlowError, FlowState, OwnAnswer } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -39,7 +41,7 @@ export function notSupplied(missing: readonly string[]): { error: FlowError } {
 
 /** A ref as GitHub answers it, at the path's repository. */
 function shown(record: RefRecord, values: Record<string, string>): Record<string, unknown> {
-  const api = `https://api.github.com/repos/${values.owner}/${values.repo}/git`;
+  const api = `https://api.github.com/repos/${values.owner}/${shownRepo(String(values.repo))}/git`;
   return {
     ref: record.ref,
     node_id: record.node_id,

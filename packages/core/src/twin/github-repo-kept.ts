@@ -19,6 +19,8 @@ export interface RepoRecord {
   implied?: boolean;
   /** The full name a repository renamed from this one now has. */
   moved?: string;
+  /** A repository deleted: the id it had, which no later one gets; its `scope` no later one takes. */
+  deleted?: number;
 }
 
 export function keyOf(owner: string, name: string): string {
@@ -42,6 +44,15 @@ export function live(all: Map<string, RepoRecord>): RepoRecord[] {
 export function valuesOf(scope: string): { owner: string; repo: string } {
   const at = scope.indexOf('/');
   return { owner: scope.slice(0, at), repo: scope.slice(at + 1) };
+}
+
+/**
+ * A repository's name as its URLs say it: the scope of one made after another of its name was
+ * renamed or deleted ends in `#{id}` (so it keeps its own issues and hooks), which no URL shows.
+ */
+export function shownRepo(repo: string): string {
+  const at = repo.indexOf('#');
+  return at === -1 ? repo : repo.slice(0, at);
 }
 
 /** The live repository whose collections are kept under `owner/repo` (its first name), if one is. */

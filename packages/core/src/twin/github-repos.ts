@@ -68,7 +68,9 @@ async function plan(
     const message = 'name already exists on this account';
     return { error: creationFailed({ resource: 'Repository', code: 'custom', field: 'name', message }) };
   }
-  const id = live(all).reduce((most, record) => Math.max(most, Number(record.repository?.id) || 0), 0) + 1;
+  // GitHub never gives a deleted repository's id again.
+  const ids = [...all.values()].map((record) => Number(record.repository?.id ?? record.deleted) || 0);
+  const id = Math.max(0, ...ids) + 1;
   const repository = newRepository(state, ownerOf(login, organization), name, id, sent);
   // A repository renamed from this name keeps its issues, refs and files under the name it had:
   // a new one of that name gets its own.
@@ -176,6 +178,9 @@ async function own(
   const scope = record.scope ?? key;
   if (matched.op.method === 'DELETE') {
     await state.keep(REPOS, key, undefined);
+    // Its issues, hooks, refs and files stay under its scope, which no later repository of the
+    // name takes (GitHub's new one starts empty): a record of its own keeps the scope used.
+    await state.keep(REPOS, `${key}#deleted#${String(repository.id)}`, { scope, deleted: Number(repository.id) } satisfies RepoRecord);
     tellRepository(state, scope, repository, 'deleted');
     return { status: 204 };
   }
@@ -219,8 +224,11 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   if (record?.repository === undefined) {
     if (state.examples) return undefined;
     const explicit = live(all).some((one) => !one.implied && loginOf(one) === owner.toLowerCase());
-    // A name GitHub never makes (its letters, digits, `.`, `-`, `_`) names no repository.
+    // A name GitHub never makes (its letters, digits, `.`, `-`, `_`) names no repository; a read
+    // below one deleted does not read what it held.
+    const deleted = [...all.values()].some((one) => one.deleted !== undefined && one.scope?.toLowerCase() === key);
     if (self || explicit || !/^[A-Za-z0-9._-]{1,100}$/.test(repo)) return { error: NOT_FOUND };
+    if (deleted && matched.op.method === 'GET') return { error: NOT_FOUND };
     if (matched.op.method !== 'GET') {
       const planned = await plan(state, owner, false, { name: repo }, true);
       if ('error' in planned) return planned;
