@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
+import { type DescEnum, type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
 import type { SeededRandom } from '../random/seeded-random.js';
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -180,18 +180,26 @@ function single(field: DescField, random: SeededRandom, depth: number, budget: B
   }
 }
 
+/** What a list's item or a map's value is: exactly one of a scalar type, an enum or a message. */
+type Element =
+  | { readonly scalar: ScalarType; readonly enum: undefined; readonly message: undefined }
+  | { readonly scalar: undefined; readonly enum: DescEnum; readonly message: undefined }
+  | { readonly scalar: undefined; readonly enum: undefined; readonly message: DescMessage };
+
+/** A list's item or a map's value, one level deeper than its field. */
+function elementValue(element: Element, random: SeededRandom, depth: number, budget: Budget): unknown {
+  if (element.scalar !== undefined) return scalar(element.scalar, random);
+  if (element.enum !== undefined) return enumValue(element, random);
+  return messageValue(element.message, random, depth + 1, budget);
+}
+
 function fieldValue(field: DescField, random: SeededRandom, depth: number, budget: Budget): unknown {
   if (field.fieldKind === 'list') {
     spend(budget);
     const items: unknown[] = [];
     for (let i = 0; i < LIST_LENGTH; i++) {
       if (field.listKind !== 'message') spend(budget, field.listKind === 'enum' ? valueChars(field) : 32);
-      const item =
-        field.listKind === 'scalar'
-          ? scalar(field.scalar, random)
-          : field.listKind === 'enum'
-            ? enumValue(field, random)
-            : messageValue(field.message, random, depth + 1, budget);
+      const item = elementValue(field, random, depth, budget);
       if (item !== undefined) items.push(item);
     }
     return items;
@@ -204,12 +212,7 @@ function fieldValue(field: DescField, random: SeededRandom, depth: number, budge
       if (field.mapKind !== 'message') spend(budget, 34 + (field.mapKind === 'enum' ? valueChars(field) : 32));
       else spendChars(budget, 34);
       const key = field.mapKey === ScalarType.BOOL ? String(i === 0) : String(scalar(field.mapKey, random));
-      const value =
-        field.mapKind === 'scalar'
-          ? scalar(field.scalar, random)
-          : field.mapKind === 'enum'
-            ? enumValue(field, random)
-            : messageValue(field.message, random, depth + 1, budget);
+      const value = elementValue(field, random, depth, budget);
       if (value !== undefined) entries[key] = value;
     }
     return entries;

@@ -197,6 +197,22 @@ describe('WireMock-equal conditions: bodyEquals, bodyJsonPaths, absent', () => {
     expect(matchesRequest(entry({ body: '' }), { bodyEquals: null })).toBe(false);
   });
 
+  it('explains an array and extra members by each rule: body a subset, bodyEquals exact', () => {
+    const sent = json('{"b":[1],"c":"x","e":1}');
+    expect(firstMismatch(sent, { body: { b: [1, 2] } }, { explain: true })).toBe('body.b is [1], route wants [1,2]');
+    expect(firstMismatch(sent, { body: { c: [1] } }, { explain: true })).toBe('body.c is "x", route wants [1]');
+    expect(firstMismatch(sent, { body: { b: [1], c: 'x' } }, { explain: true })).toBeUndefined();
+    expect(firstMismatch(sent, { bodyEquals: { b: [1, 2] } }, { explain: true })).toBe(
+      'body.b has 1 element(s), route wants 2',
+    );
+    expect(firstMismatch(sent, { bodyEquals: { c: [1] } }, { explain: true })).toBe(
+      'body.c is "x", route wants an array',
+    );
+    expect(firstMismatch(sent, { bodyEquals: { b: [1], c: 'x' } }, { explain: true })).toBe(
+      "body.e is not in the route's JSON (it wants it exactly)",
+    );
+  });
+
   it('bodyJsonPaths: each must select something', () => {
     const filter = { bodyJsonPaths: ['$.items[0].id', '$[?(@.total > 10)]'] };
     expect(matchesRequest(json('{"items":[{"id":7}],"total":11}'), filter)).toBe(true);

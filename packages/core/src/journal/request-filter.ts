@@ -117,33 +117,6 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/**
- * Where `expected` stops being a JSON subset of `actual`, as `body.a.b is 5,
- * route wants 10`; `undefined` when it is a subset (the rules of {@link isJsonSubset}).
- */
-function bodyMismatch(expected: unknown, actual: unknown, at: string): string | undefined {
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) {
-      return `${at} is ${shown(actual)}, route wants ${shown(expected)}`;
-    }
-    for (let i = 0; i < expected.length; i++) {
-      const miss = bodyMismatch(expected[i], actual[i], `${at}.${i}`);
-      if (miss !== undefined) return miss;
-    }
-    return undefined;
-  }
-  if (isObject(expected)) {
-    if (!isObject(actual)) return `${at} is ${shown(actual)}, route wants an object`;
-    for (const key of Object.keys(expected)) {
-      if (!Object.hasOwn(actual, key)) return `${at}.${key} missing`;
-      const miss = bodyMismatch(expected[key], actual[key], `${at}.${key}`);
-      if (miss !== undefined) return miss;
-    }
-    return undefined;
-  }
-  return expected === actual ? undefined : `${at} is ${shown(actual)}, route wants ${shown(expected)}`;
-}
-
 function sameValue(expected: string | string[], actual: string | string[] | undefined): boolean {
   if (actual === undefined) return false;
   if (typeof expected === 'string') return actual === expected;
@@ -366,7 +339,7 @@ export function firstMismatch(
     }
     if (json === NOT_JSON) return explain ? 'body is not JSON' : NO;
     if (!explain) return isJsonSubset(filter.body, json) ? undefined : NO;
-    return bodyMismatch(filter.body, json, 'body');
+    return jsonDifference(filter.body, json, 'body', 'subset');
   }
   return undefined;
 }
@@ -417,7 +390,7 @@ function operationMismatch(
   if (filter.variables !== undefined) {
     const variables = operation.variables ?? NO_VARIABLES;
     if (!explain) return isJsonSubset(filter.variables, variables) ? undefined : NO;
-    return bodyMismatch(filter.variables, variables, 'graphql variables');
+    return jsonDifference(filter.variables, variables, 'graphql variables', 'subset');
   }
   return undefined;
 }
@@ -484,7 +457,7 @@ function grpcMismatch(subject: FilterSubject, filter: GrpcFilter, explain: boole
   }
   if (Object.hasOwn(filter, 'message')) {
     if (call.message === undefined) return explain ? 'grpc message was not read' : NO;
-    const miss = bodyMismatch(filter.message, call.message, 'grpc message');
+    const miss = jsonDifference(filter.message, call.message, 'grpc message', 'subset');
     if (miss !== undefined) return explain ? miss : NO;
   }
   return undefined;

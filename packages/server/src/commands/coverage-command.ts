@@ -7,18 +7,11 @@
  *
  * @module
  */
-import { type CoverageQuery, type CoverageReport, createClient } from '@mockpoint/core';
+import type { CoverageQuery, CoverageReport } from '@mockpoint/core';
 import { isOwnError } from '@mockpoint/core/internal';
-import {
-  type CommandIo,
-  commaList,
-  DAEMON_OPTIONS,
-  daemonTarget,
-  optionsHelp,
-  parseArgs,
-  UsageError,
-} from './command-args.js';
+import { type CommandIo, commaList, DAEMON_OPTIONS, optionsHelp, parseArgs, UsageError } from './command-args.js';
 import { coverageText } from './coverage-text.js';
+import { daemonClient } from './daemon-client.js';
 
 export const COVERAGE_HELP = `Usage: mockpoint coverage [options]
 
@@ -61,10 +54,10 @@ export async function runCoverage(
   if (since !== undefined) query.since = since;
   const until = args.values.get('--until');
   if (until !== undefined) query.until = until;
-  const target = daemonTarget(args, env);
+  const client = daemonClient(args, env);
   let report: CoverageReport;
   try {
-    report = await createClient({ baseUrl: target.url, token: target.token }).coverage(query);
+    report = await client.coverage(query);
   } catch (error) {
     // Could not tell (a bad time, no daemon): exit 2, not the 1 of dead routes.
     if (isOwnError(error)) throw new UsageError(error.message);

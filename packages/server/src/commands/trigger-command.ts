@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { createClient, type TwinTrigger } from '@mockpoint/core';
-import { type CommandIo, DAEMON_OPTIONS, daemonTarget, optionsHelp, parseArgs, UsageError } from './command-args.js';
+import type { TwinTrigger } from '@mockpoint/core';
+import { type CommandIo, DAEMON_OPTIONS, optionsHelp, parseArgs, UsageError } from './command-args.js';
+import { daemonClient } from './daemon-client.js';
 
 export const TRIGGER_HELP = `Usage: mockpoint trigger <name> <event> [options]
 
@@ -57,8 +58,7 @@ export async function runTrigger(
     const value = args.values.get(`--${flag}`);
     if (value !== undefined) trigger[flag] = value;
   }
-  const target = daemonTarget(args, env);
-  const sent = await createClient({ baseUrl: target.url, token: target.token }).triggerTwin(name, trigger);
+  const sent = await daemonClient(args, env).triggerTwin(name, trigger);
   if (args.switches.has('--json')) {
     io.out(`${JSON.stringify(sent, null, 2)}\n`);
     return 0;

@@ -8,7 +8,7 @@
  * @module
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createClient, type VerifyReport, type VerifyRequest } from '@mockpoint/core';
+import type { VerifyReport, VerifyRequest } from '@mockpoint/core';
 import { HOST_RULE_FORMS, isHostRule, SETTINGS } from '@mockpoint/core/defaults';
 import { loadMockFile } from '@mockpoint/core/files';
 import { isOwnError, loadVerify } from '@mockpoint/core/internal';
@@ -18,12 +18,12 @@ import {
   type CommandIo,
   commaList,
   DAEMON_OPTIONS,
-  daemonTarget,
   optionsHelp,
   type ParsedArgs,
   parseArgs,
   UsageError,
 } from './command-args.js';
+import { daemonClient } from './daemon-client.js';
 import { junitXml } from './verify/verify-junit.js';
 import { verifyText } from './verify/verify-text.js';
 import { UPSTREAM_REPEATED, UPSTREAM_VALUES, upstreamOf } from './verify/verify-upstream-args.js';
@@ -158,14 +158,11 @@ export async function runVerify(
   if (config !== undefined && request.journal === true) {
     throw new UsageError("--journal checks a daemon's recorded requests: a mock file has none (leave out --config)");
   }
-  const target = config === undefined ? daemonTarget(args, env) : undefined;
+  const client = config === undefined ? daemonClient(args, env) : undefined;
   let report: VerifyReport;
   try {
-    if (target === undefined) report = await verifyMockFile(config as string, request, env);
-    else {
-      const client = createClient({ baseUrl: target.url, token: target.token });
-      report = await client.verify(request);
-    }
+    if (client === undefined) report = await verifyMockFile(config as string, request, env);
+    else report = await client.verify(request);
   } catch (error) {
     // Could not tell (a document the daemon refuses, no daemon): exit 2, not the 1 of drift.
     if (isOwnError(error)) throw new UsageError(error.message);

@@ -12,15 +12,7 @@ import { readJsonObjectBody } from '../../codec/body.js';
 import { checkGrpcAnswers } from '../../engine/grpc-routes.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import {
-  ADMIN_ERRORS,
-  BODY_ERRORS,
-  clearDoc,
-  errorResponses,
-  REQUEST_ERRORS,
-  readDoc,
-  STORE_ERRORS,
-} from './responses.js';
+import { clearDoc, readDoc, STORE_ERRORS, writeDoc } from './responses.js';
 
 export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
   const { schemas, endpoints, options } = ctx;
@@ -54,27 +46,21 @@ export function registerQueueRoutes(app: Hono, ctx: AppContext): void {
     name: { description: 'Endpoint name (the record need not exist yet).', schema: schemas.name },
   };
   ctx.describe?.push(
-    {
-      method: 'post',
-      path: '/api/endpoints/{name}/queue',
-      summary:
-        'Queue one-shot answers: the next requests to /endpoint/{name} get them in order, each once (times repeats one), before the stored record answers. Absent statusCode, data and delay fall back to the record; with no record and no data the answer is 404 NOT_FOUND. A replace, delete or reset of the endpoint empties the queue.',
-      tag: 'queue',
-      params,
-      body: schemas.queueRequest,
-      admin: true,
-      responses: {
-        201: { description: 'Queued; lists everything queued now.', schema: schemas.queuePage },
-        ...errorResponses(
-          schemas,
-          REQUEST_ERRORS,
-          ['INVALID_STREAM', 'STREAM_TOO_LONG', 'QUEUE_FULL'],
-          BODY_ERRORS,
-          ADMIN_ERRORS,
-          STORE_ERRORS,
-        ),
+    writeDoc(
+      schemas,
+      {
+        method: 'post',
+        path: '/api/endpoints/{name}/queue',
+        summary:
+          'Queue one-shot answers: the next requests to /endpoint/{name} get them in order, each once (times repeats one), before the stored record answers. Absent statusCode, data and delay fall back to the record; with no record and no data the answer is 404 NOT_FOUND. A replace, delete or reset of the endpoint empties the queue.',
+        tag: 'queue',
+        params,
+        body: schemas.queueRequest,
       },
-    },
+      { 201: { description: 'Queued; lists everything queued now.', schema: schemas.queuePage } },
+      ['INVALID_STREAM', 'STREAM_TOO_LONG', 'QUEUE_FULL'],
+      STORE_ERRORS,
+    ),
     readDoc(
       schemas,
       {

@@ -142,3 +142,27 @@ export function clearDoc(schemas: Schemas, head: DocHead, done: string): RouteDo
     responses: { 204: { description: done }, ...errorResponses(schemas, REQUEST_ERRORS, ADMIN_ERRORS, STORE_ERRORS) },
   };
 }
+
+/** A write's doc without its answers, for {@link writeDoc}: its method and body given. */
+type WriteHead = Omit<RouteDoc, 'method' | 'admin' | 'responses' | 'body'> & {
+  method: 'post' | 'put';
+  body: NonNullable<RouteDoc['body']>;
+};
+
+/**
+ * The doc of an admin write with a body: `ok` (its status and doc), or what any request,
+ * a body and an admin write may answer, and `also` (e.g. {@link STORE_ERRORS}).
+ * @example writeDoc(schemas, { method: 'post', path, summary, tag: 'sockets', params, body }, { 200: counted }, errors)
+ */
+export function writeDoc(
+  schemas: Schemas,
+  head: WriteHead,
+  ok: Readonly<Record<number, ResponseDoc>>,
+  ...also: (ErrorCode | readonly ErrorCode[])[]
+): RouteDoc {
+  return {
+    ...head,
+    admin: true,
+    responses: { ...ok, ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, ...also) },
+  };
+}

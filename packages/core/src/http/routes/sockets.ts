@@ -16,7 +16,7 @@ import { JsonText } from '../../codec/json-text.js';
 import { MockpointError } from '../../registry/errors.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc } from './responses.js';
+import { readDoc, writeDoc } from './responses.js';
 
 const SEND_FIELDS = new Set(['connection', 'text', 'json', 'bytes']);
 /** A push to graphql-ws subscriptions instead of a frame. */
@@ -130,33 +130,33 @@ export function registerSocketRoutes(
       },
       { description: 'The open connections.', schema: schemas.socketsPage },
     ),
-    {
-      method: 'post',
-      path: '/api/endpoints/{name}/sockets/send',
-      summary:
-        'Send one message now to one open connection (connection: its id) or to every one of this name; journaled as an outgoing message. With next (a GraphQL result) or complete: true instead of a frame, an event for the active graphql-ws subscriptions (those of operationName, or the one subscription id, when given); count is then the subscriptions reached.',
-      tag: 'sockets',
-      params,
-      body: schemas.socketSend,
-      admin: true,
-      responses: {
-        200: { description: 'How many connections it went to.', schema: schemas.socketCount },
-        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, errors),
+    writeDoc(
+      schemas,
+      {
+        method: 'post',
+        path: '/api/endpoints/{name}/sockets/send',
+        summary:
+          'Send one message now to one open connection (connection: its id) or to every one of this name; journaled as an outgoing message. With next (a GraphQL result) or complete: true instead of a frame, an event for the active graphql-ws subscriptions (those of operationName, or the one subscription id, when given); count is then the subscriptions reached.',
+        tag: 'sockets',
+        params,
+        body: schemas.socketSend,
       },
-    },
-    {
-      method: 'post',
-      path: '/api/endpoints/{name}/sockets/close',
-      summary:
-        'Close one open connection or every one of this name: a close frame with code (default 1000) and reason, or drop: true to cut the TCP connection without one. An empty body closes all with 1000.',
-      tag: 'sockets',
-      params,
-      body: schemas.socketCloseRequest,
-      admin: true,
-      responses: {
-        200: { description: 'How many connections it closed.', schema: schemas.socketCount },
-        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, ADMIN_ERRORS, errors),
+      { 200: { description: 'How many connections it went to.', schema: schemas.socketCount } },
+      errors,
+    ),
+    writeDoc(
+      schemas,
+      {
+        method: 'post',
+        path: '/api/endpoints/{name}/sockets/close',
+        summary:
+          'Close one open connection or every one of this name: a close frame with code (default 1000) and reason, or drop: true to cut the TCP connection without one. An empty body closes all with 1000.',
+        tag: 'sockets',
+        params,
+        body: schemas.socketCloseRequest,
       },
-    },
+      { 200: { description: 'How many connections it closed.', schema: schemas.socketCount } },
+      errors,
+    ),
   );
 }

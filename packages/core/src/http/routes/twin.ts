@@ -21,15 +21,7 @@ import { parseTrigger, runTrigger, triggerable } from '../../twin/twin-trigger.j
 import { checkDeliveryTarget } from '../../webhook/delivery-target.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
-import {
-  ADMIN_ERRORS,
-  BODY_ERRORS,
-  clearDoc,
-  errorResponses,
-  REQUEST_ERRORS,
-  readDoc,
-  STORE_ERRORS,
-} from './responses.js';
+import { clearDoc, readDoc, STORE_ERRORS, writeDoc } from './responses.js';
 
 /** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
 const twinSchemas = onFirstUse(() => {
@@ -206,41 +198,43 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
       },
       'TWIN_NOT_FOUND',
     ),
-    {
-      method: 'put',
-      path: '/api/endpoints/{name}/twin',
-      summary:
-        'Make /endpoint/{name} a stateful twin of a provider or of an OpenAPI document: collections from its paths, objects kept, the rest answered from its examples (docs/twins.md).',
-      tag: 'endpoints',
-      params,
-      body: settingSchema,
-      admin: true,
-      responses: {
-        200: { description: 'Saved; the twin.', schema: twinSchemas().shownSchema },
-        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, 'INVALID_TWIN'),
+    writeDoc(
+      schemas,
+      {
+        method: 'put',
+        path: '/api/endpoints/{name}/twin',
+        summary:
+          'Make /endpoint/{name} a stateful twin of a provider or of an OpenAPI document: collections from its paths, objects kept, the rest answered from its examples (docs/twins.md).',
+        tag: 'endpoints',
+        params,
+        body: settingSchema,
       },
-    },
-    {
-      method: 'post',
-      path: '/api/endpoints/{name}/twin/trigger',
-      summary:
-        "Send one of the provider's events on demand, as `stripe trigger` does: the twin makes the objects it is about through its API, so the event is kept (GET /v1/events) and delivered to the subscribers; `to` gets one more delivery, signed the provider's way (docs/twins.md#trigger-an-event).",
-      tag: 'endpoints',
-      params,
-      body: twinSchemas().triggerSchema,
-      admin: true,
-      responses: {
-        200: { description: 'Sent; the events emitted.', schema: twinSchemas().triggeredSchema },
-        ...errorResponses(schemas, REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS, [
-          'INVALID_TRIGGER',
-          'UNKNOWN_TWIN_EVENT',
-          'TWIN_NOT_FOUND',
-          'INVALID_DELIVERY_URL',
-          'DELIVERY_HOST_NOT_ALLOWED',
-          'TOO_MANY_DELIVERIES',
-        ]),
+      { 200: { description: 'Saved; the twin.', schema: twinSchemas().shownSchema } },
+      STORE_ERRORS,
+      'INVALID_TWIN',
+    ),
+    writeDoc(
+      schemas,
+      {
+        method: 'post',
+        path: '/api/endpoints/{name}/twin/trigger',
+        summary:
+          "Send one of the provider's events on demand, as `stripe trigger` does: the twin makes the objects it is about through its API, so the event is kept (GET /v1/events) and delivered to the subscribers; `to` gets one more delivery, signed the provider's way (docs/twins.md#trigger-an-event).",
+        tag: 'endpoints',
+        params,
+        body: twinSchemas().triggerSchema,
       },
-    },
+      { 200: { description: 'Sent; the events emitted.', schema: twinSchemas().triggeredSchema } },
+      STORE_ERRORS,
+      [
+        'INVALID_TRIGGER',
+        'UNKNOWN_TWIN_EVENT',
+        'TWIN_NOT_FOUND',
+        'INVALID_DELIVERY_URL',
+        'DELIVERY_HOST_NOT_ALLOWED',
+        'TOO_MANY_DELIVERIES',
+      ],
+    ),
     clearDoc(
       schemas,
       {

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { innerMap } from '../../cache/inner-map.js';
 import {
   type ChangeFn,
   type CollectionStore,
@@ -79,21 +80,11 @@ export class MemoryCollectionStore extends WriteThroughStore<CollectionLog> impl
   }
 
   #collectionsOf(name: string): Map<string, Held> {
-    let collections = this.#current.get(name);
-    if (collections === undefined) {
-      collections = new Map();
-      this.#current.set(name, collections);
-    }
-    return collections;
+    return innerMap(this.#current, name);
   }
 
   #seedsOf(name: string): Map<string, readonly Item[]> {
-    let seeds = this.#seeds.get(name);
-    if (seeds === undefined) {
-      seeds = new Map();
-      this.#seeds.set(name, seeds);
-    }
-    return seeds;
+    return innerMap(this.#seeds, name);
   }
 
   async get(name: string): Promise<Collections> {

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { innerMap } from '../../cache/inner-map.js';
 import {
   type ChangeFn,
   type CollectionStore,
@@ -267,12 +268,7 @@ export class RedisCollectionStore implements CollectionStore {
   }
 
   #held(name: string): Map<string, Parsed> {
-    let held = this.#parsed.get(name);
-    if (held === undefined) {
-      held = new Map();
-      this.#parsed.set(name, held);
-    }
-    return held;
+    return innerMap(this.#parsed, name);
   }
 
   async get(name: string): Promise<Collections> {
