@@ -400,6 +400,13 @@ it("sends the Stripe CLI's fixtures that the flows make: each delivered, verifie
       ['product.updated', { object: 'product', ...tagged }],
       ['product.deleted', { object: 'product' }],
       ['price.updated', { object: 'price', ...tagged }],
+      [
+        'test_helpers.test_clock.created',
+        { object: 'test_helpers.test_clock', status: 'ready', frozen_time: 1577836800 },
+      ],
+      ['test_helpers.test_clock.advancing', { status: 'advancing', frozen_time: 1577836800 }],
+      ['test_helpers.test_clock.ready', { status: 'ready', frozen_time: 1580515200 }],
+      ['test_helpers.test_clock.deleted', { object: 'test_helpers.test_clock' }],
     ];
     const twin = await client.getTwin(name);
     expect(twin.triggers).toEqual(expect.arrayContaining(wanted.map(([type]) => type)));
@@ -466,6 +473,10 @@ it("sends the Stripe CLI's fixtures that the flows make: each delivered, verifie
     const price = await stripe.prices.retrieve(object('price.updated').id);
     expect(price.metadata).toEqual({ foo: 'bar' });
     expect((await stripe.products.retrieve(String(price.product))).id).toBe(price.product);
+    const clocks = stripe.testHelpers.testClocks;
+    const ready = await clocks.retrieve(object('test_helpers.test_clock.ready').id);
+    expect([ready.status, ready.frozen_time]).toEqual(['ready', 1580515200]);
+    expect(await clocks.retrieve(object('test_helpers.test_clock.deleted').id)).toMatchObject({ deleted: true });
   } finally {
     await hooks.close();
   }

@@ -91,6 +91,17 @@ const attach: FixtureStep = {
   body: { customer: '{customer}' },
 };
 const tagged = { 'metadata[foo]': 'bar' };
+/** A test clock at 2020-01-01 and its advance by a month, as the Stripe CLI's fixtures make them. */
+const clock: FixtureStep = {
+  method: 'POST',
+  path: '/v1/test_helpers/test_clocks',
+  body: { frozen_time: 1577836800, name: '(created by mockpoint trigger)' },
+};
+const advance: FixtureStep = {
+  method: 'POST',
+  path: '/v1/test_helpers/test_clocks/{id}/advance',
+  body: { frozen_time: 1580515200 },
+};
 const setup = (extra: Record<string, string | boolean>): FixtureStep => ({
   method: 'POST',
   path: '/v1/setup_intents',
@@ -164,6 +175,10 @@ const STRIPE: Record<string, readonly FixtureStep[]> = {
   'setup_intent.setup_failed': [setup({ payment_method: 'pm_card_chargeDeclined', confirm: true })],
   'product.updated': [product, { method: 'POST', path: '/v1/products/{id}', body: tagged }],
   'product.deleted': [product, { method: 'DELETE', path: '/v1/products/{id}' }],
+  'test_helpers.test_clock.created': [clock],
+  'test_helpers.test_clock.advancing': [clock, advance],
+  'test_helpers.test_clock.ready': [clock, advance],
+  'test_helpers.test_clock.deleted': [clock, { method: 'DELETE', path: '/v1/test_helpers/test_clocks/{id}' }],
   'price.updated': [product, price({}), { method: 'POST', path: '/v1/prices/{id}', body: tagged }],
 };
 
