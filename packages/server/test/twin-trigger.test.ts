@@ -197,7 +197,7 @@ it('refuses what it cannot send with a stable code and a message listing what ex
   const unknown = await trigger({ event: 'payment_intent.teleported' });
   expect(codeOf(unknown)).toEqual([400, 'UNKNOWN_TWIN_EVENT']);
   expect((unknown.body as { error: { message: string } }).error.message).toMatch(
-    /^event: stripe has no event "payment_intent.teleported"; one of charge.captured, charge.failed, charge.refunded, charge.succeeded, checkout.session.completed, .*payment_intent.succeeded/,
+    /^event: stripe has no event "payment_intent.teleported"; one of charge.captured, charge.dispute.created, charge.failed, charge.refunded, charge.succeeded, checkout.session.completed, .*payment_intent.succeeded/,
   );
   const none = await trigger({ event: 'customer.created' }, 'paypal');
   expect(codeOf(none)).toEqual([404, 'TWIN_NOT_FOUND']);
@@ -300,7 +300,7 @@ it('is the MCP tool trigger_twin_event: an event sent, an unknown one a tool err
   }
 });
 
-it('sends subscriptions, setup intents, captures and failed invoices through the flows, the rest as valid examples', async () => {
+it('sends subscriptions, setup intents, captures, disputes and failed invoices through the flows, the rest as valid examples', async () => {
   const { name, port, daemon } = await twinDaemon('stripe', 'memory');
   const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   const client = createClient({ baseUrl: daemon.url });
@@ -362,12 +362,121 @@ it('sends subscriptions, setup intents, captures and failed invoices through the
     const setup = seen.get('setup_intent.succeeded')?.data.object as Stripe.SetupIntent;
     expect([setup.customer, setup.payment_method]).toEqual([expect.stringMatching(/^cus_/), expect.any(String)]);
     const dispute = seen.get('charge.dispute.created')?.data.object as Stripe.Dispute;
-    // No flow makes a dispute: the document's example, its enums holding values of theirs (not a placeholder).
-    const statuses = ['lost', 'needs_response', 'under_review', 'warning_closed', 'warning_needs_response'];
-    expect([...statuses, 'warning_under_review', 'won']).toContain(dispute.status);
+    // Made by the dispute card's payment (stripe-disputes.ts): opened, awaiting a response.
+    expect(dispute.status).toBe('needs_response');
     // The subscription the update and the cancel were about is the twin's, as a client's calls made it.
     const deleted = seen.get('customer.subscription.deleted')?.data.object as Stripe.Subscription;
     expect((await stripe.subscriptions.retrieve(deleted.id)).status).toBe('canceled');
+  } finally {
+    await hooks.close();
+  }
+});
+
+it("sends the Stripe CLI's fixtures that the flows make: each delivered, verified, its objects the twin's", async () => {
+  const { name, port, daemon } = await twinDaemon('stripe', 'memory');
+  const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+  const client = createClient({ baseUrl: daemon.url });
+  const hooks = await hookReceiver();
+  try {
+    const endpoint = await stripe.webhookEndpoints.create({ url: hooks.url, enabled_events: ['*'] });
+    const customer = expect.stringMatching(/^cus_/);
+    const tagged = { metadata: { foo: 'bar' } };
+    const wanted: [string, Record<string, unknown>][] = [
+      ['customer.subscription.trial_will_end', { object: 'subscription', status: 'trialing', customer }],
+      ['customer.subscription.paused', { object: 'subscription', status: 'paused', customer }],
+      ['charge.dispute.created', { object: 'dispute', status: 'needs_response', reason: 'fraudulent', amount: 2000 }],
+      [
+        'payment_method.attached',
+        { object: 'payment_method', customer, card: expect.objectContaining({ last4: '4242' }) },
+      ],
+      ['payment_method.detached', { object: 'payment_method', customer: null }],
+      ['payment_method.updated', { object: 'payment_method', customer, ...tagged }],
+      ['setup_intent.created', { object: 'setup_intent', status: 'requires_payment_method' }],
+      [
+        'setup_intent.canceled',
+        { object: 'setup_intent', status: 'canceled', cancellation_reason: 'requested_by_customer' },
+      ],
+      ['setup_intent.setup_failed', { object: 'setup_intent', status: 'requires_payment_method' }],
+      ['product.updated', { object: 'product', ...tagged }],
+      ['product.deleted', { object: 'product' }],
+      ['price.updated', { object: 'price', ...tagged }],
+      [
+        'test_helpers.test_clock.created',
+        { object: 'test_helpers.test_clock', status: 'ready', frozen_time: 1577836800 },
+      ],
+      ['test_helpers.test_clock.advancing', { status: 'advancing', frozen_time: 1577836800 }],
+      ['test_helpers.test_clock.ready', { status: 'ready', frozen_time: 1580515200 }],
+      ['test_helpers.test_clock.deleted', { object: 'test_helpers.test_clock' }],
+    ];
+    const twin = await client.getTwin(name);
+    expect(twin.triggers).toEqual(expect.arrayContaining(wanted.map(([type]) => type)));
+    let emitted = 0;
+    const ids = new Map<string, string>();
+    for (const [type] of wanted) {
+      const sent = await client.triggerTwin(name, { event: type });
+      emitted += sent.events.filter((one) => !one.type.startsWith('invoice_payment.')).length;
+      const event = sent.events.find((one) => one.type === type)?.event;
+      expect(event, `${type}: ${sent.events.map((one) => one.type).join(', ')}`).toBeDefined();
+      ids.set(type, String(event?.id));
+    }
+    await hooks.until(emitted);
+    const seen = new Map<string, Stripe.Event>();
+    for (const { body, headers } of hooks.received) {
+      const event = stripe.webhooks.constructEvent(
+        body,
+        String(headers['stripe-signature']),
+        endpoint.secret as string,
+      );
+      if (ids.get(event.type) === event.id) seen.set(event.type, event);
+    }
+    expect([...seen.keys()].sort()).toEqual(wanted.map(([type]) => type).sort());
+    const object = (type: string) => seen.get(type)?.data.object as unknown as Record<string, unknown> & { id: string };
+    for (const [type, shape] of wanted) expect(object(type), type).toMatchObject(shape);
+
+    // Each object is the one the twin keeps, read back as a client reads it.
+    const warned = object('customer.subscription.trial_will_end') as unknown as Stripe.Subscription;
+    expect(await stripe.subscriptions.retrieve(warned.id)).toMatchObject({
+      status: 'trialing',
+      trial_end: warned.trial_end,
+    });
+    expect((warned.trial_end ?? 0) - warned.created).toBe(86_400);
+    const held = await stripe.subscriptions.retrieve(object('customer.subscription.paused').id);
+    // The update that paused it says what it was: trialing, its trial not yet over.
+    const pausing = [...seen.values(), ...hooks.received.map(({ body }) => JSON.parse(body) as Stripe.Event)].find(
+      (event) =>
+        event.type === 'customer.subscription.updated' && (event.data.object as { id?: string }).id === held.id,
+    );
+    expect(pausing?.data.previous_attributes).toMatchObject({ status: 'trialing', trial_end: expect.any(Number) });
+    expect([held.status, held.trial_end]).toEqual(['paused', held.current_period_end]);
+    expect((await stripe.customers.retrieve(String(held.customer))).id).toBe(held.customer);
+    const dispute = await stripe.disputes.retrieve(object('charge.dispute.created').id);
+    const charge = await stripe.charges.retrieve(String(dispute.charge));
+    expect([charge.disputed, charge.amount, charge.payment_intent]).toEqual([true, 2000, dispute.payment_intent]);
+    expect((await stripe.paymentIntents.retrieve(String(dispute.payment_intent))).status).toBe('succeeded');
+    const attached = await stripe.paymentMethods.retrieve(object('payment_method.attached').id);
+    expect((await stripe.customers.retrieve(String(attached.customer))).id).toBe(attached.customer);
+    expect((await stripe.paymentMethods.retrieve(object('payment_method.detached').id)).customer).toBeNull();
+    expect((await stripe.paymentMethods.retrieve(object('payment_method.updated').id)).metadata).toEqual({
+      foo: 'bar',
+    });
+    for (const [type, status] of [
+      ['setup_intent.created', 'requires_payment_method'],
+      ['setup_intent.canceled', 'canceled'],
+      ['setup_intent.setup_failed', 'requires_payment_method'],
+    ]) {
+      expect((await stripe.setupIntents.retrieve(object(type as string).id)).status, type).toBe(status);
+    }
+    const failed = object('setup_intent.setup_failed') as unknown as Stripe.SetupIntent;
+    expect(failed.last_setup_error?.code).toBe('card_declined');
+    expect(await stripe.products.retrieve(object('product.deleted').id)).toMatchObject({ deleted: true });
+    expect((await stripe.products.retrieve(object('product.updated').id)).metadata).toEqual({ foo: 'bar' });
+    const price = await stripe.prices.retrieve(object('price.updated').id);
+    expect(price.metadata).toEqual({ foo: 'bar' });
+    expect((await stripe.products.retrieve(String(price.product))).id).toBe(price.product);
+    const clocks = stripe.testHelpers.testClocks;
+    const ready = await clocks.retrieve(object('test_helpers.test_clock.ready').id);
+    expect([ready.status, ready.frozen_time]).toEqual(['ready', 1580515200]);
+    expect(await clocks.retrieve(object('test_helpers.test_clock.deleted').id)).toMatchObject({ deleted: true });
   } finally {
     await hooks.close();
   }

@@ -490,6 +490,32 @@ function itemsList(lines: Obj[], id: string): Obj {
 }
 
 /**
+ * A trial ended at once (`trial_end: 'now'`) of a subscription with no payment method whose
+ * `trial_settings.end_behavior.missing_payment_method` is `pause`, as Stripe's free-trial guide
+ * has it: `paused`, no invoice, its period ending now (`customer.subscription.paused`,
+ * stripe-events.ts). Any other such update is refused: the twin bills no trial ended early.
+ */
+async function trialEndedNow(
+  subscription: Obj,
+  sent: Obj,
+  kit: FlowKit,
+): Promise<{ sent: Obj } | { error: FlowError }> {
+  const behavior = record(record(subscription.trial_settings)?.end_behavior)?.missing_payment_method;
+  const own = typeof subscription.default_payment_method === 'string' ? subscription.default_payment_method : null;
+  const method = own ?? (await customerMethod(subscription.customer, kit));
+  if (behavior !== 'pause' || method !== null || Array.isArray(sent.items)) {
+    return {
+      error: invalidRequest(
+        'The twin ends a trial at once (trial_end=now) only for a subscription without a payment method whose trial_settings[end_behavior][missing_payment_method] is pause; advance a test clock past trial_end to end any other trial.',
+        'trial_end',
+      ),
+    };
+  }
+  const now = Math.floor(kit.now() / 1000);
+  return { sent: { ...sent, trial_end: now, current_period_end: now, status: 'paused' } };
+}
+
+/**
  * A Subscription's update (`POST /v1/subscriptions/{id}`) with `items`, as Stripe merges them into
  * the items it has: `{ id, price | quantity }` changes that item, `{ price }` (or `price_data`) adds
  * one, `{ id, deleted: true }` removes one, the others are kept; `items` stays a list.
@@ -499,6 +525,7 @@ export async function amendingSubscription(
   sent: Obj,
   kit: FlowKit,
 ): Promise<{ sent: Obj } | { error: FlowError } | undefined> {
+  if (sent.trial_end === 'now' && subscription.status === 'trialing') return trialEndedNow(subscription, sent, kit);
   if (!Array.isArray(sent.items)) return undefined;
   const id = String(subscription.id);
   const lines = [...((record(subscription.items)?.data as Obj[] | undefined) ?? [])];

@@ -52,6 +52,9 @@ const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   // 3-D Secure (stripe-flows.ts, stripe-setup.ts).
   pm_card_authenticationRequired: visa('3184'),
   pm_card_authenticationRequiredOnSetup: visa('3155'),
+  // The payment succeeds, then is disputed (stripe-disputes.ts).
+  pm_card_createDispute: visa('0259'),
+  pm_card_createDisputeInquiry: visa('1976'),
 };
 
 /** Whether `id` is one of Stripe's test payment methods the twin knows (`pm_card_visa`). */

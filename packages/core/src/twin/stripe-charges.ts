@@ -7,6 +7,7 @@
  * @module
  */
 import { cardDetails } from './stripe-cards.js';
+import { disputes, writeDispute } from './stripe-disputes.js';
 import type { FlowKit } from './twin-flows.js';
 
 export const CHARGES = '/v1/charges';
@@ -58,13 +59,12 @@ export function writeCharge(
   test: unknown = intent.payment_method,
 ): void {
   const captured = intent.status === 'succeeded';
-  kit.write({
-    kind: 'created',
-    template: CHARGES,
-    object: chargeOf(intent, kit, captured, test),
-    events: ['charge.succeeded'],
-    after,
-  });
+  const charge = chargeOf(intent, kit, captured, test);
+  kit.write({ kind: 'created', template: CHARGES, object: charge, events: ['charge.succeeded'], after });
+  // A dispute card's payment is disputed once captured: the Charge `disputed`, its Dispute opened.
+  if (!captured || !disputes(test)) return;
+  kit.write({ kind: 'updated', template: CHARGES, object: { ...charge, disputed: true }, events: [], after });
+  writeDispute(charge, test, kit, after);
 }
 
 /** What a flow pays at once: the amount, its currency and who pays. */

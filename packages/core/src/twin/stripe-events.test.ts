@@ -7,6 +7,16 @@ const intent = (status: string, error: unknown = null) => ({
   last_payment_error: error,
 });
 
+const T0 = 1_700_000_000;
+const DAY = 86_400;
+/** A subscription made at T0 whose trial ends `length` seconds later. */
+const trial = (status: string, length: number) => ({
+  object: 'subscription',
+  status,
+  created: T0,
+  trial_end: T0 + length,
+});
+
 describe("Stripe's events of a change", () => {
   it.each([
     [{ kind: 'created', object: { object: 'customer' } }, ['customer.created']],
@@ -33,6 +43,21 @@ describe("Stripe's events of a change", () => {
     ],
     [{ kind: 'action', object: intent('canceled'), before: 'requires_payment_method' }, ['payment_intent.canceled']],
     [{ kind: 'created', object: { object: 'webhook_endpoint' } }, []],
+    // A trial ending within 3 days says so at once; a longer one when a clock's advance reaches it.
+    [
+      { kind: 'created', object: trial('trialing', DAY * 3) },
+      ['customer.subscription.created', 'customer.subscription.trial_will_end'],
+    ],
+    [{ kind: 'created', object: trial('trialing', DAY * 7) }, ['customer.subscription.created']],
+    [
+      { kind: 'updated', object: trial('paused', 0), previous: { status: 'trialing', trial_end: T0 + DAY * 7 } },
+      ['customer.subscription.updated', 'customer.subscription.trial_will_end', 'customer.subscription.paused'],
+    ],
+    // A trial that ended at its time (a renewal) moved its status, not its `trial_end`.
+    [
+      { kind: 'updated', object: trial('active', DAY * 7), previous: { status: 'trialing' } },
+      ['customer.subscription.updated'],
+    ],
   ] as const)('%j emits %j', (change, types) => {
     expect(stripeEventTypes({ template: '/v1/x', ...change } as Parameters<typeof stripeEventTypes>[0])).toEqual(types);
   });

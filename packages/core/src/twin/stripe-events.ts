@@ -54,6 +54,7 @@ export function stripeEventTypes(change: TwinChange): string[] {
   if (name === 'checkout.session' && change.kind === 'created') return [];
   const own =
     change.kind === 'action' ? [] : [`${name === 'subscription' ? 'customer.subscription' : name}.${change.kind}`];
+  if (name === 'subscription') return [...own, ...subscriptionMoved(change)];
   const intent = Object.hasOwn(INTENTS, name) ? INTENTS[name] : undefined;
   if (intent === undefined || change.kind === 'deleted' || change.kind === 'updated') return own;
   // A decline leaves the intent where it was, with its error; an intent not confirmed moved nowhere.
@@ -64,6 +65,29 @@ export function stripeEventTypes(change: TwinChange): string[] {
   }
   if (status === change.before || status === 'requires_confirmation') return own;
   return [...own, ...(intent.moved[status] ?? [])];
+}
+
+/** Stripe sends `customer.subscription.trial_will_end` three days before a trial ends (stripe-renewals.ts). */
+const TRIAL_NOTICE = 3 * 86_400;
+
+/**
+ * What a Subscription's change says beside its own event: a trial made to end within 3 days, or
+ * ended at once (`trial_end=now`), `customer.subscription.trial_will_end`, as Stripe sends it then;
+ * a move to `paused` (a trial ended with no payment method, `trial_settings.end_behavior`)
+ * `customer.subscription.paused`.
+ */
+function subscriptionMoved(change: TwinChange): string[] {
+  const { object, previous } = change;
+  const moved: string[] = [];
+  const { trial_end: end, created } = object;
+  if (change.kind === 'created' && object.status === 'trialing' && typeof end === 'number') {
+    if (typeof created === 'number' && end - created <= TRIAL_NOTICE)
+      moved.push('customer.subscription.trial_will_end');
+  }
+  if (change.kind !== 'updated' || previous === undefined) return moved;
+  if (previous.status === 'trialing' && 'trial_end' in previous) moved.push('customer.subscription.trial_will_end');
+  if (object.status === 'paused' && 'status' in previous) moved.push('customer.subscription.paused');
+  return moved;
 }
 
 /**

@@ -66,7 +66,47 @@ const subscription = (method: string): FixtureStep[] => [
   },
 ];
 const subscribed = subscription('pm_card_visa');
+/** A 7-day trial of a customer with no payment method, told to pause when it ends so, ended now. */
+const paused: FixtureStep[] = [
+  customer,
+  product,
+  price({ 'recurring[interval]': 'month' }),
+  {
+    method: 'POST',
+    path: '/v1/subscriptions',
+    body: {
+      customer: '{customer}',
+      'items[0][price]': '{price}',
+      trial_period_days: 7,
+      'trial_settings[end_behavior][missing_payment_method]': 'pause',
+    },
+  },
+  { method: 'POST', path: '/v1/subscriptions/{id}', body: { trial_end: 'now' } },
+];
 const manual = intent({ payment_method: 'pm_card_visa', confirm: true, capture_method: 'manual' });
+/** `pm_card_visa` attached to the customer before it: a new `pm_` of that customer, as Stripe clones it. */
+const attach: FixtureStep = {
+  method: 'POST',
+  path: '/v1/payment_methods/pm_card_visa/attach',
+  body: { customer: '{customer}' },
+};
+const tagged = { 'metadata[foo]': 'bar' };
+/** A test clock at 2020-01-01 and its advance by a month, as the Stripe CLI's fixtures make them. */
+const clock: FixtureStep = {
+  method: 'POST',
+  path: '/v1/test_helpers/test_clocks',
+  body: { frozen_time: 1577836800, name: '(created by mockpoint trigger)' },
+};
+const advance: FixtureStep = {
+  method: 'POST',
+  path: '/v1/test_helpers/test_clocks/{id}/advance',
+  body: { frozen_time: 1580515200 },
+};
+const setup = (extra: Record<string, string | boolean>): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/setup_intents',
+  body: { description: '(created by mockpoint trigger)', 'payment_method_types[0]': 'card', ...extra },
+});
 
 /** Stripe's: the calls `stripe trigger` makes for the same event (its fixtures), in the twin's flows. */
 const STRIPE: Record<string, readonly FixtureStep[]> = {
@@ -112,6 +152,34 @@ const STRIPE: Record<string, readonly FixtureStep[]> = {
   'invoice.payment_failed': subscription('pm_card_chargeDeclined'),
   'charge.refunded': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
   'refund.created': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
+  'customer.subscription.trial_will_end': [
+    customer,
+    product,
+    price({ 'recurring[interval]': 'month' }),
+    {
+      method: 'POST',
+      path: '/v1/subscriptions',
+      body: { customer: '{customer}', 'items[0][price]': '{price}', trial_period_days: 1 },
+    },
+  ],
+  'customer.subscription.paused': paused,
+  'charge.dispute.created': [intent({ payment_method: 'pm_card_createDispute', confirm: true })],
+  'payment_method.attached': [customer, attach],
+  'payment_method.detached': [customer, attach, { method: 'POST', path: '/v1/payment_methods/{id}/detach' }],
+  'payment_method.updated': [customer, attach, { method: 'POST', path: '/v1/payment_methods/{id}', body: tagged }],
+  'setup_intent.created': [setup({})],
+  'setup_intent.canceled': [
+    setup({}),
+    { method: 'POST', path: '/v1/setup_intents/{id}/cancel', body: { cancellation_reason: 'requested_by_customer' } },
+  ],
+  'setup_intent.setup_failed': [setup({ payment_method: 'pm_card_chargeDeclined', confirm: true })],
+  'product.updated': [product, { method: 'POST', path: '/v1/products/{id}', body: tagged }],
+  'product.deleted': [product, { method: 'DELETE', path: '/v1/products/{id}' }],
+  'test_helpers.test_clock.created': [clock],
+  'test_helpers.test_clock.advancing': [clock, advance],
+  'test_helpers.test_clock.ready': [clock, advance],
+  'test_helpers.test_clock.deleted': [clock, { method: 'DELETE', path: '/v1/test_helpers/test_clocks/{id}' }],
+  'price.updated': [product, price({}), { method: 'POST', path: '/v1/prices/{id}', body: tagged }],
 };
 
 const issue: FixtureStep = {
