@@ -10,8 +10,7 @@
  *
  * @module
  */
-import { GITHUB } from './github-fixtures.js';
-import { STRIPE } from './stripe-fixtures.js';
+import { providerOf } from './twin-provider.js';
 
 /** One API call of a fixture. */
 export interface FixtureStep {
@@ -22,7 +21,5 @@ export interface FixtureStep {
 
 /** The fixtures of the provider whose flows a profile names (`flows: "stripe"`); none for another. */
 export function fixturesOf(flows: string | undefined): Readonly<Record<string, readonly FixtureStep[]>> {
-  if (flows === 'stripe') return STRIPE;
-  if (flows === 'github') return GITHUB;
-  return {};
+  return providerOf(flows)?.fixtures ?? {};
 }
