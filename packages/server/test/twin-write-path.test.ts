@@ -43,3 +43,21 @@ describe.each(['memory', 'level', 'redis'] as const)('the Stripe twin write path
     expect(Object.keys(collections)).toEqual(expect.arrayContaining(['_idempotency']));
   });
 });
+
+describe("the GitHub twin's write path", () => {
+  it("refuses a write past --max-collection-bytes in GitHub's form: 422", async () => {
+    const { root } = await twinDaemon('github', 'memory', {}, ['--max-collection-bytes', '1048576']);
+    const headers = { authorization: 'token ghp_1', 'content-type': 'application/json' };
+    const answers: { status: number; body: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 5; i++) {
+      // An issue's `body` is one the document leaves unbounded.
+      const body = JSON.stringify({ title: `Issue ${i}`, body: 'x'.repeat(300_000) });
+      const response = await fetch(`${root}/repos/octocat/hello-world/issues`, { method: 'POST', headers, body });
+      answers.push({ status: response.status, body: (await response.json()) as Record<string, unknown> });
+    }
+    expect(answers.slice(0, 2).map((one) => one.status)).toEqual([201, 201]);
+    const refused = answers.at(-1) as { status: number; body: Record<string, unknown> };
+    expect(refused.status).toBe(422);
+    expect(String(refused.body.message)).toContain('--max-collection-bytes');
+  });
+});

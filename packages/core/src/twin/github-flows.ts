@@ -120,6 +120,7 @@ function shown(template: string, object: Record<string, unknown>): Record<string
 export const githubFlows: TwinFlows = {
   check,
   tooLong,
+  invalidStatus: 422,
   created,
   shown,
   outside,

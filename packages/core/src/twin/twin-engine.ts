@@ -310,7 +310,7 @@ export class TwinEngine {
     } catch (error) {
       if (!(error instanceof MockpointError)) throw error;
       throw new Refusal({
-        status: this.#parts.profile.name === 'github' ? 422 : 400,
+        status: this.#parts.flows?.invalidStatus ?? 400,
         type: 'invalid_request_error',
         code: 'collection_too_large',
         message: `This twin keeps its objects in the name's collections, held to the daemon's limits: ${error.message}. Send less, or raise --max-collection-bytes / --max-collection-items.`,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { SignatureScheme } from '../signing/signature.js';
 import type { MatchedOperation } from './twin-model.js';
 
 /** A provider's error, in the fields the profile's error template takes, and more the provider adds. */
@@ -161,7 +162,7 @@ export interface TwinEvents {
   /** The collection of webhook subscriptions (`/v1/webhook_endpoints`). */
   endpointsTemplate: string;
   /** The signing scheme of the delivery engine the provider's signatures are (`stripe`). */
-  scheme: 'stripe' | 'github' | 'standard';
+  scheme: SignatureScheme;
   types(change: TwinChange): string[];
   event(type: string, object: Record<string, unknown>, tools: FlowTools, change?: TwinChange): Record<string, unknown>;
   /**
@@ -310,6 +311,11 @@ export interface TwinFlows {
    * Validation Failed`); absent: Stripe's `400 Invalid string: …; must be at most N characters`.
    */
   tooLong?(template: string, param: string, max: number): FlowError;
+  /**
+   * The status of the provider's refusal of a write the twin will not keep (past the daemon's
+   * collection limits): GitHub's `422`. @default 400
+   */
+  invalidStatus?: number;
   /** Refuses an update of a stored object before anything is changed (Stripe's bounds of metadata). */
   checkUpdate?(template: string, sent: Record<string, unknown>): FlowError | undefined;
   /** Sets a new object's state from what was sent, before it is stored; an error refuses the create. */

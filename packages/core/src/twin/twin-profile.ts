@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_MS, RATE_LIMIT_STYLES, windowMs } from '../api/rate-limit.js';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { MockpointError } from '../registry/errors.js';
+import { providerNames } from './twin-provider.js';
 
 /** How lists page (cursor or numbered), built on first use as the profile's schema is. */
 const pageSchemas = onFirstUse(() => {
@@ -202,7 +203,7 @@ const profileSchemas = onFirstUse(() => {
       /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
       expand: z.string().max(64).optional(),
       /** A provider's built-in flows beside the generic engine. */
-      flows: z.enum(['stripe', 'github']).optional(),
+      flows: z.enum(providerNames()).optional(),
       /**
        * Paths that create and list the items of a collection found elsewhere, by
        * that collection's path (GitHub's `…/issues/{issue_number}/comments` →

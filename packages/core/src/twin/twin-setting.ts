@@ -37,8 +37,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** `value` as a setting, or `INVALID_TWIN` naming what is wrong. */
 export function parseTwinSetting(value: unknown, providers: readonly string[]): TwinSetting {
-  if (!isObject(value))
-    throw new MockpointError('INVALID_TWIN', 'a twin is { "provider": "stripe" } or { "document", "profile" }');
+  if (!isObject(value)) {
+    const named = providers[0] === undefined ? '' : `{ "provider": "${providers[0]}" } or `;
+    throw new MockpointError('INVALID_TWIN', `a twin is ${named}{ "document", "profile" }`);
+  }
   const unknown = Object.keys(value).find((key) => !['provider', 'document', 'profile', 'unseen'].includes(key));
   if (unknown !== undefined)
     throw new MockpointError(

@@ -11,8 +11,6 @@ import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
 import { KeyedTurns } from '../turns/keyed-turns.js';
 import type { SharedTurns } from '../turns/shared-turns.js';
-import { githubFlows } from './github-flows.js';
-import { stripeFlows } from './stripe-flows.js';
 import { type TwinAdditions, withAdditions } from './twin-additions.js';
 import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
@@ -20,6 +18,7 @@ import { TwinModel } from './twin-model.js';
 import { TwinOutbox, type TwinWebhooks } from './twin-outbox.js';
 import { OUTBOX, OutboxRelease } from './twin-outbox-kept.js';
 import { checkProfile, type TwinProfile } from './twin-profile.js';
+import { providerOf } from './twin-provider.js';
 import type { TwinSetting } from './twin-setting.js';
 
 /** A provider's document and profile. */
@@ -36,11 +35,9 @@ export interface TwinCatalog {
   load(provider: string): Promise<TwinSource>;
 }
 
-const FLOWS: Record<string, TwinFlows> = { stripe: stripeFlows, github: githubFlows };
-
 /** The flows a profile names (`flows: "stripe"`), none for another. */
 export function flowsOf(name: string | undefined): TwinFlows | undefined {
-  return name === undefined ? undefined : FLOWS[name];
+  return providerOf(name)?.flows;
 }
 
 /** The twin-only operations of a profile's flows. */

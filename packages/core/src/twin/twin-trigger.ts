@@ -11,9 +11,11 @@
  * @module
  */
 import { MockpointError } from '../registry/errors.js';
+import { PROVIDERS } from './providers.js';
 import type { TwinEngine } from './twin-engine.js';
 import { resolve, type Schema } from './twin-example.js';
 import { type FixtureStep, fixturesOf } from './twin-fixtures.js';
+import { providerOf } from './twin-provider.js';
 
 /** A trigger as the route takes it. */
 export interface TriggerRequest {
@@ -43,6 +45,11 @@ const FIELDS = ['event', 'to', 'secret', 'repo'];
 
 const invalid = (message: string) => new MockpointError('INVALID_TRIGGER', message);
 
+/** `words` as a sentence lists them: `a`, `a or b`, `a, b or c` (`joint` `and`: `a and b`). */
+function sentence(words: readonly string[], joint: 'and' | 'or'): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${joint} ${words.at(-1)}`;
+}
+
 /** `value` (the route's body) as a trigger, or `INVALID_TRIGGER` naming the field that is wrong. */
 export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
   const unknown = Object.keys(value).find((key) => !FIELDS.includes(key));
@@ -51,9 +58,8 @@ export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
   }
   const { event, to, secret, repo } = value;
   if (typeof event !== 'string' || !EVENT_TYPE.test(event)) {
-    throw invalid(
-      'event: an event type such as payment_intent.succeeded (Stripe) or issues.opened (GitHub): a-z, 0-9, _ and dots',
-    );
+    const examples = PROVIDERS.map(({ event: type, title }) => `${type} (${title})`);
+    throw invalid(`event: an event type such as ${sentence(examples, 'or')}: a-z, 0-9, _ and dots`);
   }
   if (to !== undefined && (typeof to !== 'string' || to.length > 2048)) {
     throw invalid('to: the URL of a receiver, at most 2048 characters');
@@ -109,7 +115,10 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
   if (engine.events === undefined) {
     return new MockpointError(
       'UNKNOWN_TWIN_EVENT',
-      'this twin is of a document, which sends no events; trigger works on the providers stripe and github',
+      `this twin is of a document, which sends no events; trigger works on the providers ${sentence(
+        PROVIDERS.map(({ name }) => name),
+        'and',
+      )}`,
     );
   }
   const more = triggerable(engine).length - known.length;
@@ -190,7 +199,7 @@ async function secretFor(engine: TwinEngine, trigger: TriggerRequest): Promise<s
     const target = events?.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret };
     if (target.url === trigger.to && typeof target.secret === 'string' && target.secret !== '') return target.secret;
   }
-  return engine.profile.flows === 'stripe' ? `whsec_${engine.newId('')}` : engine.newId('');
+  return `${providerOf(engine.profile.flows)?.secretPrefix ?? ''}${engine.newId('')}`;
 }
 
 /** Sends the event `trigger` names through `engine`; `UNKNOWN_TWIN_EVENT` for one it does not know. */

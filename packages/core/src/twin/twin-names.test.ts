@@ -1,0 +1,113 @@
+/**
+ * The twin engine names no provider (SPEC §2.20, "A provider is one object"): what is a
+ * provider's own is its object (twin-provider.ts), in its own modules, registered in
+ * providers.ts. This test reads every non-test `.ts` file of `twin/` but those — a provider's
+ * files are the ones named `<provider>-*.ts` for a provider of the list — and names each place
+ * one of them names a provider: an identifier, a string, a template's text, a regular
+ * expression, a type, an import.
+ *
+ * Comments are left out: they cite the provider a behaviour was modelled on (Stripe's
+ * `previous_attributes`, GitHub's `Link`), which is how a reader checks the engine against the
+ * provider's own docs, and they change nothing the engine does. What the rule keeps out is a
+ * code path, a message or a type that only one provider's twin takes.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { PROVIDERS } from './providers.js';
+
+const TWIN = dirname(fileURLToPath(import.meta.url));
+
+/** The one module that names every provider: the list. */
+const LIST = 'providers.ts';
+
+/** The words that name a provider: each one's name and title, lower-cased. */
+const WORDS = [...new Set(PROVIDERS.flatMap(({ name, title }) => [name.toLowerCase(), title.toLowerCase()]))];
+
+/** The kinds of node whose text is code a reader meets: names, strings, templates' text, regular expressions. */
+const READ = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.Identifier,
+  ts.SyntaxKind.PrivateIdentifier,
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+  ts.SyntaxKind.TemplateHead,
+  ts.SyntaxKind.TemplateMiddle,
+  ts.SyntaxKind.TemplateTail,
+  ts.SyntaxKind.RegularExpressionLiteral,
+]);
+
+/** Each place `text` names one of `words` outside its comments, as `file:line: text`. */
+function namesIn(file: string, text: string, words: readonly string[]): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  // `forEachChild` visits the syntax, not the comments (nor the JSDoc) around it.
+  const visit = (node: ts.Node): void => {
+    if (READ.has(node.kind)) {
+      const written = node.getText(source);
+      if (words.some((word) => written.toLowerCase().includes(word))) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+        found.push(`${file}:${line}: ${written.slice(0, 120)}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The engine's files: every non-test `.ts` file of `twin/` but the list and the providers' own. */
+function engineFiles(names: readonly string[]): string[] {
+  return readdirSync(TWIN)
+    .filter((file) => file.endsWith('.ts') && !file.includes('.test') && !file.endsWith('.d.ts'))
+    .filter((file) => file !== LIST && !names.some((name) => file.startsWith(`${name}-`)));
+}
+
+describe('the provider-name check', () => {
+  it('reads names, strings, templates, regular expressions, types and imports, not comments', () => {
+    const text = [
+      '// As Stripe answers it.',
+      "/** GitHub's `Link`, kept. */",
+      "import { stripeFlows } from './stripe-flows.js';",
+      "const scheme: 'standard' | 'github' = 'standard';",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a template, to be parsed
+      'const secret = `whsec_${id}`;',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a template, to be parsed
+      'if (name === `Stripe-${x}`) run(); /* Stripe */',
+      'const host = /api\\.github\\.com/;',
+      'const plain = { answer: 42 };',
+    ].join('\n');
+    expect(namesIn('x.ts', text, ['stripe', 'github'])).toEqual([
+      'x.ts:3: stripeFlows',
+      "x.ts:3: './stripe-flows.js'",
+      "x.ts:4: 'github'",
+      'x.ts:6: `Stripe-${',
+      'x.ts:7: /api\\.github\\.com/',
+    ]);
+  });
+
+  it("leaves out the list and a provider's own files", () => {
+    const files = engineFiles(['stripe', 'github']);
+    expect(files).not.toContain(LIST);
+    expect(files.filter((file) => file.startsWith('stripe-') || file.startsWith('github-'))).toEqual([]);
+  });
+});
+
+describe('the twin engine (packages/core/src/twin)', () => {
+  const names = PROVIDERS.map(({ name }) => name);
+  const files = engineFiles(names);
+
+  it('is read whole', () => {
+    // The engine's files are seen, and the providers are known (a check that read nothing would pass).
+    expect(files).toContain('twin-engine.ts');
+    expect(files).toContain('twin-provider.ts');
+    expect(files.length).toBeGreaterThan(25);
+    expect(WORDS.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('names no provider outside its comments', () => {
+    const found = files.flatMap((file) => namesIn(file, readFileSync(join(TWIN, file), 'utf8'), WORDS));
+    expect(found).toEqual([]);
+  });
+});
