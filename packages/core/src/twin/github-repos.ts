@@ -180,7 +180,10 @@ async function own(
     await state.keep(REPOS, key, undefined);
     // Its issues, hooks, refs and files stay under its scope, which no later repository of the
     // name takes (GitHub's new one starts empty): a record of its own keeps the scope used.
-    await state.keep(REPOS, `${key}#deleted#${String(repository.id)}`, { scope, deleted: Number(repository.id) } satisfies RepoRecord);
+    await state.keep(REPOS, `${key}#deleted#${String(repository.id)}`, {
+      scope,
+      deleted: Number(repository.id),
+    } satisfies RepoRecord);
     tellRepository(state, scope, repository, 'deleted');
     return { status: 204 };
   }
