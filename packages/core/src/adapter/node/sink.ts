@@ -215,6 +215,19 @@ function hold(res: ServerResponse, release: AbortSignal | undefined): Promise<bo
   });
 }
 
+/** Text bodies from this many UTF-16 units up are written as bytes (see {@link bodyToWrite}). */
+const LARGE_TEXT = 64 * 1024;
+
+/**
+ * A body as `end()` takes it. Node joins a text body to the head's text and writes the two as one
+ * string, which copies the whole body once more on V8's heap before encoding it (16 MB for a
+ * 16 MB list); a large one is encoded once, here, and written beside the head as it is.
+ */
+function bodyToWrite(body: string | Uint8Array | null): string | Uint8Array | undefined {
+  if (typeof body === 'string' && body.length >= LARGE_TEXT) return Buffer.from(body);
+  return body ?? undefined;
+}
+
 /** The sink for one app's requests (one object: a request allocates nothing for it). */
 export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerResponse, void> {
   const { streams, report } = options;
@@ -223,7 +236,7 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
     respond(res, answer) {
       if (res.destroyed) return;
       res.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
-      res.end(answer.body ?? undefined);
+      res.end(bodyToWrite(answer.body));
       handedOver(res);
     },
     /**
