@@ -100,6 +100,8 @@ it('--twin stripe=0 makes the twin at start and serves it at a port of its own; 
     () => stripe.checkout.sessions.expire('cs_test_doesnotexist123'),
     () => stripe.testHelpers.testClocks.advance('clock_doesnotexist123', { frozen_time: 1_900_000_000 }),
     () => stripe.paymentMethods.attach('pm_doesnotexist123', { customer: customer.id }),
+    // The document names the id `{subscription}` here and `{subscription_exposed_id}` at the object.
+    () => stripe.subscriptions.resume('sub_doesnotexist123'),
     // And a create below one (it made a tax id of a customer that does not exist).
     () => stripe.customers.createTaxId('cus_doesnotexist123', { type: 'eu_vat', value: 'DE123456789' }),
   ]) {

@@ -1397,11 +1397,26 @@ export class TwinEngine {
       const found = this.#parts.model.resources.find((resource) => resource.template === named);
       if (found !== undefined && matched.values[found.idParam] !== undefined) return found;
     }
-    return this.#parts.model.resources.find(
+    const resources = this.#parts.model.resources;
+    const owner = resources.find(
       (resource) =>
         matched.op.template.startsWith(`${resource.template}/{${resource.idParam}}/`) &&
         matched.values[resource.idParam] !== undefined,
     );
+    if (owner !== undefined) return owner;
+    // The document may name the id otherwise below the object than at it (Stripe's
+    // `/v1/subscriptions/{subscription_exposed_id}` and `/v1/subscriptions/{subscription}/resume`):
+    // the same object, its id taken under the name the collections keep it by.
+    for (const resource of resources) {
+      const head = `${resource.template}/{`;
+      if (!matched.op.template.startsWith(head)) continue;
+      const param = matched.op.template.slice(head.length, matched.op.template.indexOf('}', head.length));
+      const id = matched.values[param];
+      if (id === undefined || matched.op.template.charAt(head.length + param.length + 1) !== '/') continue;
+      matched.values[resource.idParam] ??= id;
+      return resource;
+    }
+    return undefined;
   }
 }
 
