@@ -16,6 +16,46 @@ import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/t
 
 const twinRedis = useTwinRedis();
 
+/**
+ * Triggers each event of `wanted` on the Stripe twin `name`, waits for every event it emitted at
+ * `hooks`, reads each delivery with Stripe's own constructEvent and checks each asked event's
+ * object has its shape: the asked events, by type.
+ */
+async function triggerEach(
+  at: {
+    client: ReturnType<typeof createClient>;
+    name: string;
+    hooks: Awaited<ReturnType<typeof hookReceiver>>;
+    stripe: Stripe;
+    secret: string;
+  },
+  wanted: readonly (readonly [string, Record<string, unknown>])[],
+): Promise<Map<string, Stripe.Event>> {
+  const types = wanted.map(([type]) => type);
+  const twin = await at.client.getTwin(at.name);
+  expect(twin.triggers).toEqual(expect.arrayContaining(types));
+  let emitted = 0;
+  const ids = new Map<string, string>();
+  for (const type of types) {
+    const sent = await at.client.triggerTwin(at.name, { event: type });
+    // The endpoint is stripe-node 15's (2024-04-10): invoice payments (basil) are not sent to it.
+    emitted += sent.events.filter((one) => !one.type.startsWith('invoice_payment.')).length;
+    const event = sent.events.find((one) => one.type === type)?.event;
+    expect(event, `${type}: ${sent.events.map((one) => one.type).join(', ')}`).toBeDefined();
+    ids.set(type, String(event?.id));
+  }
+  // Every event delivered, verified by Stripe's own constructEvent; the asked ones kept.
+  await at.hooks.until(emitted);
+  const seen = new Map<string, Stripe.Event>();
+  for (const { body, headers } of at.hooks.received) {
+    const event = at.stripe.webhooks.constructEvent(body, String(headers['stripe-signature']), at.secret);
+    if (ids.get(event.type) === event.id) seen.set(event.type, event);
+  }
+  expect([...seen.keys()].sort()).toEqual([...types].sort());
+  for (const [type, shape] of wanted) expect(seen.get(type)?.data.object, type).toMatchObject(shape);
+  return seen;
+}
+
 /** What a Stripe delivery is: its event's type, once constructEvent has checked its signature. */
 function stripeType(stripe: Stripe, delivery: { body: string; headers: Record<string, unknown> }, secret: string) {
   return stripe.webhooks.constructEvent(delivery.body, String(delivery.headers['stripe-signature']), secret).type;
@@ -326,33 +366,9 @@ it('sends subscriptions, setup intents, captures, disputes and failed invoices t
       payout: 'po_',
       dispute: 'dp_',
     };
-    const twin = await client.getTwin(name);
-    expect(twin.triggers).toEqual(expect.arrayContaining(wanted.map(([type]) => type)));
-    let emitted = 0;
-    const ids = new Map<string, string>();
+    const seen = await triggerEach({ client, name, hooks, stripe, secret: endpoint.secret as string }, wanted);
     for (const [type] of wanted) {
-      const sent = await client.triggerTwin(name, { event: type });
-      // The endpoint is stripe-node 15's (2024-04-10): invoice payments (basil) are not sent to it.
-      emitted += sent.events.filter((one) => !one.type.startsWith('invoice_payment.')).length;
-      const event = sent.events.find((one) => one.type === type)?.event;
-      expect(event, `${type}: ${sent.events.map((one) => one.type).join(', ')}`).toBeDefined();
-      ids.set(type, String(event?.id));
-    }
-    // Every event delivered, verified by Stripe's own constructEvent; the asked ones' objects as the flows made them.
-    await hooks.until(emitted);
-    const seen = new Map<string, Stripe.Event>();
-    for (const { body, headers } of hooks.received) {
-      const event = stripe.webhooks.constructEvent(
-        body,
-        String(headers['stripe-signature']),
-        endpoint.secret as string,
-      );
-      if (ids.get(event.type) === event.id) seen.set(event.type, event);
-    }
-    expect([...seen.keys()].sort()).toEqual(wanted.map(([type]) => type).sort());
-    for (const [type, shape] of wanted) {
       const object = seen.get(type)?.data.object as unknown as Record<string, unknown>;
-      expect(object, type).toMatchObject(shape);
       expect(String(object.id), type).toMatch(new RegExp(`^${prefixes[String(object.object)]}`));
     }
     const failed = seen.get('invoice.payment_failed')?.data.object as Stripe.Invoice;
@@ -408,30 +424,8 @@ it("sends the Stripe CLI's fixtures that the flows make: each delivered, verifie
       ['test_helpers.test_clock.ready', { status: 'ready', frozen_time: 1580515200 }],
       ['test_helpers.test_clock.deleted', { object: 'test_helpers.test_clock' }],
     ];
-    const twin = await client.getTwin(name);
-    expect(twin.triggers).toEqual(expect.arrayContaining(wanted.map(([type]) => type)));
-    let emitted = 0;
-    const ids = new Map<string, string>();
-    for (const [type] of wanted) {
-      const sent = await client.triggerTwin(name, { event: type });
-      emitted += sent.events.filter((one) => !one.type.startsWith('invoice_payment.')).length;
-      const event = sent.events.find((one) => one.type === type)?.event;
-      expect(event, `${type}: ${sent.events.map((one) => one.type).join(', ')}`).toBeDefined();
-      ids.set(type, String(event?.id));
-    }
-    await hooks.until(emitted);
-    const seen = new Map<string, Stripe.Event>();
-    for (const { body, headers } of hooks.received) {
-      const event = stripe.webhooks.constructEvent(
-        body,
-        String(headers['stripe-signature']),
-        endpoint.secret as string,
-      );
-      if (ids.get(event.type) === event.id) seen.set(event.type, event);
-    }
-    expect([...seen.keys()].sort()).toEqual(wanted.map(([type]) => type).sort());
+    const seen = await triggerEach({ client, name, hooks, stripe, secret: endpoint.secret as string }, wanted);
     const object = (type: string) => seen.get(type)?.data.object as unknown as Record<string, unknown> & { id: string };
-    for (const [type, shape] of wanted) expect(object(type), type).toMatchObject(shape);
 
     // Each object is the one the twin keeps, read back as a client reads it.
     const warned = object('customer.subscription.trial_will_end') as unknown as Stripe.Subscription;
