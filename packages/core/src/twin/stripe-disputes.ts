@@ -40,11 +40,19 @@ export function writeDispute(charge: Record<string, unknown>, test: string, kit:
     created: now,
     currency: charge.currency,
     evidence_details: { due_by: now + 7 * DAY, has_evidence: false, past_due: false, submission_count: 0 },
-    is_charge_refundable: false,
+    // An inquiry's payment can still be refunded; a chargeback's funds are already withdrawn.
+    is_charge_refundable: DISPUTING[test] === 'warning_needs_response',
     livemode: false,
     metadata: {},
     payment_intent: charge.payment_intent ?? null,
-    payment_method_details: { type: 'card', card: { brand: card?.brand ?? 'visa', network_reason_code: '10.4' } },
+    payment_method_details: {
+      type: 'card',
+      card: {
+        brand: card?.brand ?? 'visa',
+        case_type: DISPUTING[test] === 'warning_needs_response' ? 'inquiry' : 'chargeback',
+        network_reason_code: '10.4',
+      },
+    },
     reason: 'fraudulent',
     status: DISPUTING[test],
   });
