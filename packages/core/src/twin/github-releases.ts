@@ -9,6 +9,7 @@
  * @module
  */
 import { GITHUB_USER } from './github-issues.js';
+import { shownRepo } from './github-repo-kept.js';
 import type { FlowKit, FlowTools } from './twin-flows.js';
 
 const API = 'https://api.github.com';
@@ -60,7 +61,8 @@ export function releaseCreated(
 /** A new release's or review's URLs, once its id is taken. */
 export function releaseKeyed(template: string, object: Record<string, unknown>, values: Record<string, string>): void {
   const last = template.split('/').at(-1);
-  const { owner = 'octocat', repo = 'hello-world' } = values;
+  const { owner = 'octocat' } = values;
+  const repo = shownRepo(values.repo ?? 'hello-world');
   const api = `${API}/repos/${owner}/${repo}`;
   const web = `https://github.com/${owner}/${repo}`;
   if (last === 'releases') {

@@ -80,16 +80,6 @@ async function plan(
 }
 
 /**
- * Keeps the repository a write below it implies, once that write is taken (a refused one implies
- * nothing), unless one of its name was made meanwhile. It was never made by a client, so it tells
- * no `repository.created`: GitHub would have had it already.
- */
-async function keepImplied(state: FlowState, key: string, record: RepoRecord): Promise<void> {
-  if ((await records(state)).get(key)?.repository !== undefined) return;
-  await state.keep(REPOS, key, record);
-}
-
-/**
  * The name GitHub makes of a `name` sent: trimmed, each character but letters, digits, `.`, `-`
  * and `_` a `-`, at most 100 (`''`: none sent).
  */
@@ -179,11 +169,13 @@ async function own(
   if (matched.op.method === 'DELETE') {
     await state.keep(REPOS, key, undefined);
     // Its issues, hooks, refs and files stay under its scope, which no later repository of the
-    // name takes (GitHub's new one starts empty): a record of its own keeps the scope used.
-    await state.keep(REPOS, `${key}#deleted#${String(repository.id)}`, {
-      scope,
-      deleted: Number(repository.id),
-    } satisfies RepoRecord);
+    // name takes (GitHub's new one starts empty), and its id is not given again: one record per
+    // name keeps both (the name's first scope once used, which later ones never take, else this).
+    const gone = `${key}#deleted`;
+    const was = (await records(state)).get(gone);
+    const first = was?.scope !== undefined && !was.scope.includes('#') ? was.scope : scope;
+    const deleted = Math.max(Number(was?.deleted) || 0, Number(repository.id) || 0);
+    await state.keep(REPOS, gone, { scope: first, deleted } satisfies RepoRecord);
     tellRepository(state, scope, repository, 'deleted');
     return { status: 204 };
   }
@@ -222,8 +214,10 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   let record = all.get(key);
   if (record?.moved !== undefined) return redirect(matched, record.moved, sent.raw);
   const self = matched.op.template === REPO;
-  // A write below a repository not yet made implies it: kept once the write is taken.
-  let implied: { key: string; record: RepoRecord } | undefined;
+  // A write below a repository not yet made implies it: kept before the write (whose events name
+  // it), and let go again when the write is refused. Never made by a client, it tells no
+  // `repository.created`: GitHub would have had it already.
+  let implied = false;
   if (record?.repository === undefined) {
     if (state.examples) return undefined;
     const explicit = live(all).some((one) => !one.implied && loginOf(one) === owner.toLowerCase());
@@ -235,7 +229,8 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
     if (matched.op.method !== 'GET') {
       const planned = await plan(state, owner, false, { name: repo }, true);
       if ('error' in planned) return planned;
-      implied = planned;
+      await state.keep(REPOS, key, planned.record);
+      implied = true;
       record = planned.record;
     }
   }
@@ -247,13 +242,10 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   const answered =
     (await githubRefs(matched, sent.body, state, place)) ?? (await githubContents(matched, sent.body, state, place));
   if (answered !== undefined) {
-    if (implied !== undefined && !('error' in answered)) await keepImplied(state, implied.key, implied.record);
+    if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
     return answered;
   }
-  if (implied !== undefined) {
-    const { key: impliedKey, record: impliedRecord } = implied;
-    return { values, taken: () => keepImplied(state, impliedKey, impliedRecord) };
-  }
+  if (implied) return { values, refused: () => state.keep(REPOS, key, undefined) };
   return scope === `${owner}/${repo}` ? undefined : { values };
 }
 

@@ -589,8 +589,14 @@ export class TwinEngine {
     if (Array.isArray(expanding)) checkExpand(expanding.map(String));
     const owned = await this.#owned(matched, params, request, asked);
     if (!('op' in owned)) return owned;
-    const answer = await this.#dispatch(owned, resource, params, request, asked);
-    if (answer.status < 300) await owned.taken?.();
+    let answer: TwinAnswer;
+    try {
+      answer = await this.#dispatch(owned, resource, params, request, asked);
+    } catch (error) {
+      await owned.refused?.();
+      throw error;
+    }
+    if (answer.status >= 300) await owned.refused?.();
     const paths = Array.isArray(expanding) ? expanding.map(String) : [];
     const rendered = this.#parts.flows?.rendered;
     const version = asked.version ?? newestVersion(this.#parts.profile);
@@ -624,7 +630,7 @@ export class TwinEngine {
     params: TwinParams,
     request: TwinRequest,
     asked: Asked,
-  ): Promise<TwinAnswer | (MatchedOperation & { taken?: () => Promise<void> })> {
+  ): Promise<TwinAnswer | (MatchedOperation & { refused?: () => Promise<void> })> {
     const own = this.#parts.flows?.own;
     const changes: TwinChange[] = [];
     const sent = { body: params.body, query: params.query, raw: request.query };
@@ -634,7 +640,7 @@ export class TwinEngine {
     if (!('error' in answer)) for (const change of changes) await this.#emit(change, asked);
     if ('values' in answer) {
       const values = { ...matched.values, ...answer.values };
-      return answer.taken === undefined ? { ...matched, values } : { ...matched, values, taken: answer.taken };
+      return answer.refused === undefined ? { ...matched, values } : { ...matched, values, refused: answer.refused };
     }
     if ('error' in answer) throw new Refusal(answer.error);
     if ('list' in answer) {

@@ -146,14 +146,14 @@ export interface OwnRequest {
  * An answer of what a provider keeps itself: a body (none for `204`) and headers, a list the
  * engine pages as its collections' (`per_page`, `page`, `Link`), or an error; or, with `values`,
  * the collections' answer with the path's parameters as they keep its items (a renamed
- * GitHub repository's issues, kept under its first name), and what to keep once that answer is
- * taken (`taken`, not for a refusal: the repository a write below it implies).
+ * GitHub repository's issues, kept under its first name), and what to undo when that answer is a
+ * refusal (`refused`: the repository a write below it implied).
  */
 export type OwnAnswer =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { list: Record<string, unknown>[] }
   | { error: FlowError }
-  | { values: Record<string, string>; taken?: () => Promise<void> };
+  | { values: Record<string, string>; refused?: () => Promise<void> };
 
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
 export interface TwinEvents {
