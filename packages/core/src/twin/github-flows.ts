@@ -21,7 +21,7 @@ import {
   maskedHook,
   validationFailed,
 } from './github-events.js';
-import { GITHUB_USER, issueLabels, keyed, labelsOf, member, updating } from './github-issues.js';
+import { GITHUB_USER, issueLabels, issueLock, keyed, member, namedMembers, updating } from './github-issues.js';
 import { githubList } from './github-lists.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './github-payloads.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './github-releases.js';
@@ -90,10 +90,17 @@ function created(
   if (GITHUB_KEPT.has(template)) releaseCreated(template, object, sent, kit);
   const last = template.split('/').at(-1);
   if (last === 'comments') object.user = GITHUB_USER;
+  // A hook made without `events` hears `push` alone, as GitHub's (not the example's list).
+  if (last === 'hooks' && GITHUB_KEPT.has(template) && !Array.isArray(sent.events)) object.events = ['push'];
   if (last !== 'issues' && last !== 'pulls') return undefined;
   object.user = GITHUB_USER;
   object.state = typeof sent.state === 'string' ? sent.state : 'open';
-  object.labels = labelsOf(sent);
+  object.labels = [];
+  object.assignees = [];
+  if ('assignee' in object) object.assignee = null;
+  namedMembers(object, sent);
+  if ('locked' in object) object.locked = false;
+  if ('active_lock_reason' in object) object.active_lock_reason = null;
   for (const field of ['closed_at', 'merged_at', 'closed_by', 'state_reason'])
     if (field in object) object[field] = null;
   if ('comments' in object) object.comments = 0;
@@ -138,7 +145,7 @@ export const githubFlows: TwinFlows = {
     limit: hookLimit,
     badTarget: hookUrlRefused,
   },
-  action: issueLabels,
+  action: (matched, stored, sent) => issueLabels(matched, stored, sent) ?? issueLock(matched, stored, sent),
   keyed(template, object, values) {
     keyed(template, object, values);
     if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values);
@@ -147,6 +154,8 @@ export const githubFlows: TwinFlows = {
     if (template.endsWith('/hooks')) hookEventsEdited(object, sent);
     if (template.endsWith('/releases')) releaseUpdating(object, tools);
     updating(template, object, was, tools);
+    const last = template.split('/').at(-1);
+    if (GITHUB_KEPT.has(template) && (last === 'issues' || last === 'pulls')) namedMembers(object, sent);
   },
   list: githubList,
   member,

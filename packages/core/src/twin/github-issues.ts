@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { validationFailed } from './github-events.js';
 import { shownRepo } from './github-repo-kept.js';
 import type { ActionOutcome, FlowTools } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
@@ -37,6 +38,60 @@ const API = 'https://api.github.com';
 
 const ISSUE_LABELS = '/repos/{owner}/{repo}/issues/{issue_number}/labels';
 const ISSUE_LABEL = `${ISSUE_LABELS}/{name}`;
+const ISSUE_LOCK = '/repos/{owner}/{repo}/issues/{issue_number}/lock';
+
+/** The reasons GitHub takes for a lock (`lock_reason`). */
+const LOCK_REASONS = new Set(['off-topic', 'too heated', 'resolved', 'spam']);
+
+/**
+ * The event of a change made through `…/issues/{issue_number}`: a pull request's (it has a `head`)
+ * is `pull_request`'s, as GitHub sends it of a pull request labeled or locked as an issue.
+ */
+function eventOf(object: Record<string, unknown>): 'issues' | 'pull_request' {
+  return 'head' in object ? 'pull_request' : 'issues';
+}
+
+/** A user as an issue's `assignees` show one: the authenticated user's shape, by login. */
+function userOf(login: string): Record<string, unknown> {
+  if (login === GITHUB_USER.login) return GITHUB_USER;
+  return {
+    ...GITHUB_USER,
+    login,
+    id: 0,
+    node_id: '',
+    url: `https://api.github.com/users/${login}`,
+    html_url: `https://github.com/${login}`,
+  };
+}
+
+/**
+ * An issue's or pull request's `labels` and `assignees` as GitHub answers them, of what a create or
+ * an update sent as names (`["bug"]`, `["octocat"]`): label objects (one it had kept as it was) and
+ * user objects, `assignee` the first of them.
+ */
+export function namedMembers(object: Record<string, unknown>, sent: Record<string, unknown>): void {
+  if (Array.isArray(sent.labels)) {
+    const had = Array.isArray(object.labels) ? (object.labels as unknown[]).filter(isObject) : [];
+    object.labels = labelsOf(sent).map((label) => had.find((old) => old.name === label.name) ?? label);
+  }
+  const logins = Array.isArray(sent.assignees)
+    ? sent.assignees
+    : typeof sent.assignee === 'string'
+      ? [sent.assignee]
+      : sent.assignee === null
+        ? []
+        : undefined;
+  if (logins === undefined) return;
+  const users = [...new Set(logins.filter((login): login is string => typeof login === 'string'))]
+    .slice(0, 10)
+    .map((login) => userOf(login.slice(0, 39)));
+  object.assignees = users;
+  object.assignee = users[0] ?? null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The label objects of names (GitHub answers the issue's labels whole). */
 export function labelsOf(sent: Record<string, unknown>): Record<string, unknown>[] {
@@ -191,7 +246,33 @@ export function issueLabels(
   return {
     object: { ...issue, labels },
     answer: labels,
-    events: label === undefined ? [] : [added ? 'issues.labeled' : 'issues.unlabeled'],
+    events: label === undefined ? [] : [`${eventOf(issue)}.${added ? 'labeled' : 'unlabeled'}`],
     ...(label === undefined ? {} : { event: { label } }),
   };
+}
+
+/**
+ * An issue's or pull request's lock at `…/issues/{issue_number}/lock`: `PUT` locks it (`locked`,
+ * `active_lock_reason` one of GitHub's four reasons, else `422`), `DELETE` unlocks it; each answers
+ * `204` and sends `issues.locked` or `.unlocked` (`pull_request.…` of a pull request) when it
+ * changed the lock.
+ */
+export function issueLock(
+  matched: MatchedOperation,
+  issue: Record<string, unknown> | undefined,
+  sent: Record<string, unknown>,
+): ActionOutcome | undefined {
+  const { method, template } = matched.op;
+  if (template !== ISSUE_LOCK || issue === undefined || (method !== 'PUT' && method !== 'DELETE')) return undefined;
+  const reason = sent.lock_reason;
+  if (method === 'PUT' && reason !== undefined && reason !== null && !LOCK_REASONS.has(String(reason))) {
+    const message = `${String(reason).slice(0, 100)} is not a valid lock_reason (off-topic, too heated, resolved or spam)`;
+    return {
+      error: validationFailed('invalid', [{ resource: 'Issue', code: 'invalid', field: 'lock_reason', message }]),
+    };
+  }
+  const locked = method === 'PUT';
+  const object = { ...issue, locked, active_lock_reason: locked ? ((reason as string | undefined) ?? null) : null };
+  const changed = issue.locked !== locked;
+  return { object, status: 204, events: changed ? [`${eventOf(issue)}.${locked ? 'locked' : 'unlocked'}`] : [] };
 }

@@ -49,6 +49,7 @@ import {
   counts,
   hasMembers,
   keyFieldOf,
+  memberHolding,
   memberPicked,
   type Related,
   sharing,
@@ -1064,7 +1065,10 @@ export class TwinEngine {
     resource: TwinResource,
     params: TwinParams,
     asked: Asked,
+    asMember = false,
   ): Promise<TwinAnswer> {
+    const member = asMember ? undefined : await this.#memberTarget(matched, resource);
+    if (member !== undefined) return this.#update(member.matched, member.resource, params, asked, true);
     const invalid = this.#parts.flows?.checkUpdate?.(resource.template, params.body);
     if (invalid !== undefined) throw new Refusal(invalid);
     const fields = this.#fields(matched);
@@ -1090,7 +1094,9 @@ export class TwinEngine {
       const object = await this.#view(resource, changed);
       const { template } = resource;
       await this.#emit({ kind: 'updated', template, object, before, previous, values: matched.values }, asked);
-      return this.#json(200, this.#shown(resource, object));
+      const shown = this.#shown(resource, object);
+      // Changed through its host's path (a pull request's `…/issues/{n}`): answered as one of the host.
+      return this.#json(200, asMember ? (this.#parts.flows?.member?.(template, shown) ?? shown) : shown);
     }
     if (!this.#examples) throw new Refusal(this.#missing(resource, matched.values[resource.idParam] as string));
     const { status, value } = this.#example(matched);
@@ -1219,6 +1225,30 @@ export class TwinEngine {
     throw new Refusal(this.#missing(owner, String(matched.values[owner.idParam])));
   }
 
+  /**
+   * Where a change of an item of `resource` the twin does not hold goes when a collection `within`
+   * it holds one of that number (GitHub: a pull request's title, labels or lock changed through
+   * `…/issues/{issue_number}`): that collection, the path's values naming its item too, so the
+   * change is kept on the pull request and its events are the pull request's.
+   */
+  async #memberTarget(
+    matched: MatchedOperation,
+    resource: TwinResource,
+  ): Promise<{ matched: MatchedOperation; resource: TwinResource } | undefined> {
+    if (!hasMembers(this.#related, resource)) return undefined;
+    const which = this.#which(matched, resource, this.#scopeOf(resource, matched.values));
+    const read = await this.#parts.collections.get(this.#parts.name);
+    if ((await this.#stored(resource, read))?.some((item) => which(item) && !item.deleted) === true) return undefined;
+    const held = memberHolding(this.#related, resource, which, read);
+    if (held === undefined) return undefined;
+    const { member } = held;
+    const id = matched.values[resource.idParam] as string;
+    // The member's own path parameters, so its scope is read as its own (`owner/repo`).
+    const params = [...member.template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
+    const op = { ...matched.op, params: [...params, member.idParam] };
+    return { matched: { ...matched, op, values: { ...matched.values, [member.idParam]: id } }, resource: member };
+  }
+
   /** The item of a collection `within` `resource` that `which` picks (a pull request as an issue), shown as one of it. */
   #member(
     resource: TwinResource,
@@ -1278,6 +1308,8 @@ export class TwinEngine {
   ): Promise<TwinAnswer | undefined> {
     const flows = this.#parts.flows;
     if (flows?.action === undefined && flows?.acting === undefined) return undefined;
+    const member = await this.#memberTarget(matched, owner);
+    if (member !== undefined) return this.#act(member.matched, member.resource, params, asked);
     // The owner's place is its own path's (`…/issues/{issue_number}/labels/{name}`: not the `name`).
     const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
     const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
@@ -1310,7 +1342,8 @@ export class TwinEngine {
       await this.#settle(into, true, asked);
     }
     if (outcome.error !== undefined) throw new Refusal(outcome.error);
-    const done = outcome as { object: Record<string, unknown>; answer?: unknown };
+    const done = outcome as { object: Record<string, unknown>; answer?: unknown; status?: 204 };
+    if (done.status === 204) return { status: 204, headers: {}, body: '' };
     return this.#json(200, done.answer ?? this.#shown(owner, done.object));
   }
 

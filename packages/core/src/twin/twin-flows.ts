@@ -75,6 +75,8 @@ export type ActionOutcome =
       object: Record<string, unknown>;
       error?: FlowError;
       answer?: unknown;
+      /** `204`: the change answered with no body (GitHub's lock of an issue). @default 200, `answer` */
+      status?: 204;
       event?: Record<string, unknown>;
       /** The event types of the change. @default the provider's types of the change */
       events?: string[];

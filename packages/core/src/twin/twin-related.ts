@@ -113,6 +113,27 @@ export function hasMembers(twin: Related, resource: TwinResource): boolean {
 }
 
 /**
+ * The collection `within` `resource` whose live item `which` picks, and that item (GitHub's pull
+ * request under issue `number`): where a change of the number below `issues/` goes.
+ */
+export function memberHolding(
+  twin: Related,
+  resource: TwinResource,
+  which: (item: Kept) => boolean,
+  read: Collections,
+): { member: TwinResource; item: Kept } | undefined {
+  const within = twin.profile.within;
+  const names = Object.keys(within).filter((name) => within[name] === lastOf(resource));
+  for (const member of bySegment(twin, names)) {
+    const item = (read.get(member.key) ?? [])
+      .map((one) => one.value as unknown as Kept)
+      .find((one) => !one.deleted && which(one));
+    if (item !== undefined) return { member, item };
+  }
+  return undefined;
+}
+
+/**
  * The live item of a collection `within` `resource` that `which` picks, as the flows' `member`
  * shows it (GitHub's pull request read as issue `number`); `undefined` when none is.
  */
@@ -122,15 +143,8 @@ export function memberPicked(
   which: (item: Kept) => boolean,
   read: Collections,
 ): Record<string, unknown> | undefined {
-  const within = twin.profile.within;
-  const names = Object.keys(within).filter((name) => within[name] === lastOf(resource));
-  for (const member of bySegment(twin, names)) {
-    const found = (read.get(member.key) ?? [])
-      .map((item) => item.value as unknown as Kept)
-      .find((item) => !item.deleted && which(item));
-    if (found === undefined) continue;
-    const [object = found.object] = counted(twin, member, [found], read);
-    return twin.flows?.member?.(member.template, object) ?? object;
-  }
-  return undefined;
+  const held = memberHolding(twin, resource, which, read);
+  if (held === undefined) return undefined;
+  const [object = held.item.object] = counted(twin, held.member, [held.item], read);
+  return twin.flows?.member?.(held.member.template, object) ?? object;
 }

@@ -1,0 +1,128 @@
+// A pull request changed through its issue (docs/twins.md, "A GitHub twin"): GitHub numbers
+// issues and pull requests in one sequence, and `…/issues/{number}` of a pull request edits,
+// labels, assigns and locks the pull request itself, sending `pull_request` events. Through
+// @octokit/rest against the built daemon on LevelDB and on a real redis-server, each delivery
+// verified by @octokit/webhooks. Every process listens on 127.0.0.1.
+import { Octokit } from '@octokit/rest';
+import { Webhooks } from '@octokit/webhooks';
+import { describe, expect, it } from 'vitest';
+
+import { hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
+
+const twinRedis = useTwinRedis();
+
+async function githubTwin(store: 'level' | 'redis'): Promise<Octokit> {
+  const { root } = await twinDaemon('github', await twinRedis.store(store));
+  const quiet = () => undefined;
+  return new Octokit({
+    auth: 'ghp_test123',
+    baseUrl: root,
+    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+  });
+}
+
+/** The status of a request Octokit refused (its `HttpError`), 0 when it was not refused. */
+async function statusOf(request: Promise<unknown>): Promise<number> {
+  try {
+    await request;
+    return 0;
+  } catch (error) {
+    if ((error as Error).name === 'HttpError') return (error as { status: number }).status;
+    throw error;
+  }
+}
+
+describe.each(['level', 'redis'] as const)('a pull request changed through its issue (%s)', (store) => {
+  it('edits, labels, assigns and locks the pull request, answering it as an issue, with its events', async () => {
+    const octokit = await githubTwin(store);
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octo', repo: 'app' };
+      const secret = 'pull-issues';
+      // GitHub's default: `push` alone (the document's example lists `pull_request` too).
+      const pushOnly = await octokit.rest.repos.createWebhook({ ...repo, config: { url: 'http://127.0.0.1:9/none' } });
+      expect(pushOnly.data.events).toEqual(['push']);
+      await octokit.rest.repos.deleteWebhook({ ...repo, hook_id: pushOnly.data.id });
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret, content_type: 'json' },
+        events: ['issues', 'pull_request'],
+      });
+      const issue = await octokit.rest.issues.create({ ...repo, title: 'Crash', assignees: ['octocat'] });
+      // A new issue is unlocked, its assignees users, as GitHub answers them.
+      expect(issue.data).toMatchObject({ number: 1, locked: false, active_lock_reason: null });
+      expect(issue.data.assignees?.map((user) => user.login)).toEqual(['octocat']);
+      expect(issue.data.assignee?.login).toBe('octocat');
+      const pull = await octokit.rest.pulls.create({ ...repo, title: 'Fix crash', head: 'fix', base: 'main' });
+      expect(pull.data).toMatchObject({ number: 2, locked: false, active_lock_reason: null });
+
+      const edited = await octokit.rest.issues.update({
+        ...repo,
+        issue_number: 2,
+        title: 'Fix the crash',
+        labels: ['bug'],
+        assignees: ['octocat'],
+      });
+      // Answered as the issue of the pull request: its `pull_request` key, label and user objects.
+      expect(edited.data).toMatchObject({ number: 2, title: 'Fix the crash' });
+      expect(edited.data.pull_request?.url).toMatch(/\/repos\/octo\/app\/pulls\/2$/);
+      expect(edited.data.labels.map((label) => (typeof label === 'string' ? label : label.name))).toEqual(['bug']);
+      expect(edited.data.assignees?.map((user) => user.login)).toEqual(['octocat']);
+
+      const added = await octokit.rest.issues.addLabels({ ...repo, issue_number: 2, labels: ['ready'] });
+      expect(added.data.map((label) => label.name)).toEqual(['bug', 'ready']);
+      expect(
+        (await octokit.rest.issues.listLabelsOnIssue({ ...repo, issue_number: 2 })).data.map((l) => l.name),
+      ).toEqual(['bug', 'ready']);
+
+      const locked = await octokit.rest.issues.lock({ ...repo, issue_number: 2, lock_reason: 'resolved' });
+      expect(locked.status).toBe(204);
+      const read = await octokit.rest.pulls.get({ ...repo, pull_number: 2 });
+      expect(read.data).toMatchObject({ title: 'Fix the crash', locked: true, active_lock_reason: 'resolved' });
+      expect(read.data.labels.map((label) => label.name)).toEqual(['bug', 'ready']);
+      // GitHub's four reasons, else 422.
+      expect(
+        await statusOf(
+          octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/lock', {
+            ...repo,
+            issue_number: 1,
+            lock_reason: 'boring' as 'spam',
+          }),
+        ),
+      ).toBe(422);
+      await octokit.rest.issues.unlock({ ...repo, issue_number: 2 });
+      expect((await octokit.rest.issues.get({ ...repo, issue_number: 2 })).data).toMatchObject({
+        locked: false,
+        active_lock_reason: null,
+      });
+      await octokit.rest.issues.lock({ ...repo, issue_number: 1 });
+      expect((await octokit.rest.issues.get({ ...repo, issue_number: 1 })).data.locked).toBe(true);
+      // A number neither an issue nor a pull request holds: 404, nothing made.
+      expect(await statusOf(octokit.rest.issues.update({ ...repo, issue_number: 9, title: 'x' }))).toBe(404);
+      expect(await statusOf(octokit.rest.issues.lock({ ...repo, issue_number: 9 }))).toBe(404);
+
+      // ping, issues.opened, pull_request.opened, then the pull request's own events, then issue 1's lock.
+      await receiver.until(8);
+      const webhooks = new Webhooks({ secret });
+      const seen: string[] = [];
+      for (const { body, headers } of receiver.received) {
+        expect(await webhooks.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        const payload = JSON.parse(body) as { action?: string; pull_request?: { number: number }; issue?: unknown };
+        seen.push(`${String(headers['x-github-event'])}${payload.action === undefined ? '' : `.${payload.action}`}`);
+        if (headers['x-github-event'] === 'pull_request') expect(payload.pull_request?.number).toBe(2);
+      }
+      expect(seen).toEqual([
+        'ping',
+        'issues.opened',
+        'pull_request.opened',
+        'pull_request.edited',
+        'pull_request.labeled',
+        'pull_request.locked',
+        'pull_request.unlocked',
+        'issues.locked',
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
