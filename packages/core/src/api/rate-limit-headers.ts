@@ -1,8 +1,27 @@
 /**
- * The headers an answer that got its rate-limit token carries, in each style
- * (api/rate-limit.ts; the styles' 429s are engine/pipeline/rate-limit-answers.ts):
- * a route's limit (engine/rate-buckets.ts) and a twin's own (GitHub's 5,000 an
- * hour a token, twin/twin-rate-limit.ts) write them here, once.
+ * What a rate limit says, in each style (api/rate-limit.ts), as one table: the
+ * headers of an answer that got its token, and the body and extra headers of the
+ * `429` of one that did not — each as its API sends it, so that the API's own
+ * client code (Octokit's throttling plugin, the OpenAI and Stripe SDKs' retries)
+ * can be tested against it. A route's limit (engine/rate-buckets.ts,
+ * engine/pipeline/rate-limit-answers.ts) and a twin's own (GitHub's 5,000 an hour
+ * a token, twin/twin-rate-limit.ts) read it; the engine names no style.
+ *
+ * - `ietf`: `RateLimit-Policy: "b";q=L;w=S` and `RateLimit: "b";r=R;t=T`
+ *   (draft-ietf-httpapi-ratelimit-headers-08 to -11: structured fields, the
+ *   policy's name a quoted string) on every answer; the 429 is mockpoint's
+ *   `RATE_LIMITED` error.
+ * - `github`: `x-ratelimit-limit`, `-remaining`, `-reset` (epoch seconds when
+ *   the bucket is full again), `-used`, `-resource` on every answer; the 429
+ *   has `x-ratelimit-remaining: 0` and GitHub's "API rate limit exceeded".
+ * - `github-secondary`: nothing while tokens remain; the 429 has GitHub's
+ *   "You have exceeded a secondary rate limit" and `Retry-After` only.
+ * - `openai`: `x-ratelimit-limit-requests`, `-remaining-requests`,
+ *   `-reset-requests` (a duration: `1s`, `6m0s`, `120ms`) on every answer;
+ *   the 429 is OpenAI's `rate_limit_exceeded` error, with `retry-after-ms`
+ *   (Azure OpenAI's; the OpenAI SDKs wait exactly that long).
+ * - `stripe`: nothing while tokens remain (Stripe sends no such headers); the
+ *   429 is Stripe's `rate_limit_error` with `Stripe-Should-Retry: true`.
  *
  * @module
  */
@@ -22,8 +41,24 @@ export interface RateTake {
   readonly now: number;
 }
 
+/** A refused request's take: also how long until the next token. */
+export interface RefusedTake extends RateTake {
+  /** Milliseconds until the next token. */
+  readonly retryMs: number;
+}
+
+/** One style: what an answer that got its token carries, and the `429` of one that did not. */
+interface RateLimitShape {
+  /** The headers of every answer, or none while tokens remain. */
+  headers?(take: RateTake, bucket: string): Record<string, string>;
+  /** The 429's JSON body; `route` is the route's name, for mockpoint's own message. */
+  refused(take: RefusedTake, route: string): unknown;
+  /** Headers only the 429 carries, beside `Retry-After`. */
+  refusedHeaders?(take: RefusedTake): Record<string, string>;
+}
+
 /** Whole seconds, rounded up. */
-function seconds(ms: number): number {
+export function seconds(ms: number): number {
   return Math.ceil(ms / 1000);
 }
 
@@ -39,34 +74,101 @@ export function openAiDuration(ms: number): string {
   return secs;
 }
 
+const GITHUB_LIMITS = 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api';
+
+/** Every style, by name. */
+const STYLES: Record<RateLimitStyle, RateLimitShape> = {
+  ietf: {
+    headers: (take, bucket) => ({
+      'ratelimit-policy': `"${bucket}";q=${take.limit};w=${Math.max(1, seconds(take.windowMs))}`,
+      ratelimit: `"${bucket}";r=${take.remaining};t=${seconds(take.resetMs)}`,
+    }),
+    refused: (take, route) => {
+      const wait = seconds(take.retryMs);
+      return {
+        success: false,
+        error: {
+          code: 'RATE_LIMITED',
+          message: `route ${route} allows ${take.limit} requests per ${take.windowMs} ms; retry in ${wait} s`,
+          details: { route, limit: take.limit, windowMs: take.windowMs, retryAfter: wait },
+        },
+      };
+    },
+  },
+  github: {
+    headers: (take) => ({
+      'x-ratelimit-limit': String(take.limit),
+      'x-ratelimit-remaining': String(take.remaining),
+      'x-ratelimit-reset': String(seconds(take.now + take.resetMs)),
+      'x-ratelimit-used': String(take.limit - take.remaining),
+      'x-ratelimit-resource': 'core',
+    }),
+    refused: () => ({
+      message: "API rate limit exceeded for this client. (mockpoint: the route's rateLimit bucket is empty.)",
+      documentation_url: `${GITHUB_LIMITS}#exceeding-the-rate-limit`,
+      status: '429',
+    }),
+  },
+  'github-secondary': {
+    refused: () => ({
+      message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+      documentation_url: `${GITHUB_LIMITS}#about-secondary-rate-limits`,
+      status: '429',
+    }),
+  },
+  openai: {
+    headers: (take) => ({
+      'x-ratelimit-limit-requests': String(take.limit),
+      'x-ratelimit-remaining-requests': String(take.remaining),
+      'x-ratelimit-reset-requests': openAiDuration(take.resetMs),
+    }),
+    refused: (take) => ({
+      error: {
+        message: `Rate limit reached for requests: Limit ${take.limit}, Used ${take.limit}, Requested 1. Please try again in ${openAiDuration(take.retryMs)}.`,
+        type: 'requests',
+        param: null,
+        code: 'rate_limit_exceeded',
+      },
+    }),
+    // Azure OpenAI sends it, and the OpenAI SDKs wait exactly that long when it is there.
+    refusedHeaders: (take) => ({ 'retry-after-ms': String(take.retryMs) }),
+  },
+  stripe: {
+    refused: () => ({
+      error: {
+        code: 'rate_limit',
+        doc_url: 'https://stripe.com/docs/error-codes/rate-limit',
+        message: 'Too many requests hit the API too quickly. We recommend an exponential backoff of your requests.',
+        type: 'rate_limit_error',
+      },
+    }),
+    refusedHeaders: () => ({ 'stripe-should-retry': 'true' }),
+  },
+};
+
 /** The headers an answer carries for the take, in `style` (none for the styles that send none while tokens remain). */
 export function rateLimitHeaders(
   style: RateLimitStyle,
   take: RateTake,
   bucket: string,
 ): Record<string, string> | undefined {
-  switch (style) {
-    case 'ietf':
-      return {
-        'ratelimit-policy': `"${bucket}";q=${take.limit};w=${Math.max(1, seconds(take.windowMs))}`,
-        ratelimit: `"${bucket}";r=${take.remaining};t=${seconds(take.resetMs)}`,
-      };
-    case 'github':
-      return {
-        'x-ratelimit-limit': String(take.limit),
-        'x-ratelimit-remaining': String(take.remaining),
-        'x-ratelimit-reset': String(seconds(take.now + take.resetMs)),
-        'x-ratelimit-used': String(take.limit - take.remaining),
-        'x-ratelimit-resource': 'core',
-      };
-    case 'openai':
-      return {
-        'x-ratelimit-limit-requests': String(take.limit),
-        'x-ratelimit-remaining-requests': String(take.remaining),
-        'x-ratelimit-reset-requests': openAiDuration(take.resetMs),
-      };
-    case 'github-secondary':
-    case 'stripe':
-      return undefined;
-  }
+  return STYLES[style].headers?.(take, bucket);
+}
+
+/**
+ * The `429` of an empty bucket in `style`: its body's text, the headers every answer of the style
+ * carries, and those only the 429 adds (`Retry-After` aside).
+ */
+export function refusedInStyle(
+  style: RateLimitStyle,
+  take: RefusedTake,
+  bucket: string,
+  route: string,
+): { body: string; headers: Record<string, string> | undefined; added: Record<string, string> | undefined } {
+  const shape = STYLES[style];
+  return {
+    body: JSON.stringify(shape.refused(take, route)),
+    headers: shape.headers?.(take, bucket),
+    added: shape.refusedHeaders?.(take),
+  };
 }
