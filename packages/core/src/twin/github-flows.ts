@@ -26,6 +26,7 @@ import { githubList } from './github-lists.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './github-payloads.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './github-releases.js';
 import { githubRepos } from './github-repos.js';
+import { githubSearch } from './github-search.js';
 import type { FlowError, FlowKit, TwinFlows } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -95,6 +96,8 @@ function created(
   if (last !== 'issues' && last !== 'pulls') return undefined;
   object.user = GITHUB_USER;
   object.state = typeof sent.state === 'string' ? sent.state : 'open';
+  // Made without a `body`: none (not the example's text).
+  if ('body' in object) object.body = typeof sent.body === 'string' ? sent.body : null;
   object.labels = [];
   object.assignees = [];
   if ('assignee' in object) object.assignee = null;
@@ -131,7 +134,7 @@ export const githubFlows: TwinFlows = {
   created,
   shown,
   outside,
-  own: githubRepos,
+  own: async (matched, sent, state) => (await githubSearch(matched, sent, state)) ?? githubRepos(matched, sent, state),
   events: {
     eventsTemplate: '',
     endpointsTemplate: '/repos/{owner}/{repo}/hooks',

@@ -192,6 +192,9 @@ export function member(template: string, object: Record<string, unknown>): Recor
   const issue: Record<string, unknown> = {};
   for (const field of ISSUE_FIELDS) issue[field] = object[field] ?? null;
   issue.url = object.issue_url ?? null;
+  // A pull request has no `repository_url`; its issue's is the repository's, where its `issue_url` is.
+  if (issue.repository_url === null && typeof object.issue_url === 'string')
+    issue.repository_url = object.issue_url.replace(/\/issues\/[^/]*$/, '');
   issue.comments = Number(object.comments) || 0;
   issue.labels = Array.isArray(object.labels) ? object.labels : [];
   issue.state_reason = null;

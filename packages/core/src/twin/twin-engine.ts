@@ -646,7 +646,8 @@ export class TwinEngine {
     if ('error' in answer) throw new Refusal(answer.error);
     if ('list' in answer) {
       const page = pageOf(this.#parts.profile, answer.list, params.query, request.path, request.query);
-      return this.#json(200, page.items, page.link === undefined ? {} : { link: page.link });
+      const body = answer.wrap === undefined ? page.items : answer.wrap(page.items, page.total);
+      return this.#json(200, body, page.link === undefined ? {} : { link: page.link });
     }
     if (answer.body === undefined) return { status: answer.status, headers: answer.headers ?? {}, body: '' };
     return this.#json(answer.status, answer.body, answer.headers);

@@ -153,7 +153,11 @@ export interface OwnRequest {
  */
 export type OwnAnswer =
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { list: Record<string, unknown>[] }
+  | {
+      list: Record<string, unknown>[];
+      /** The page's body of its items and the count of all (GitHub's search: `{ total_count, items }`). @default the items */
+      wrap?(items: Record<string, unknown>[], total: number): unknown;
+    }
   | { error: FlowError }
   | { values: Record<string, string>; refused?: () => Promise<void> };
 
