@@ -96,12 +96,12 @@ describe('mockpoint import --stateful', () => {
     expect((await send(daemon, 'DELETE', '/endpoint/notes/notes/1')).status).toBe(204);
     expect(await send(daemon, 'GET', '/endpoint/notes/notes/1')).toMatchObject({
       status: 404,
-      body: { message: "No such notes: '1'", code: 'resource_missing' },
+      body: { message: "Not found: /notes holds no item '1'.", code: 'resource_missing' },
     });
     // An id the twin never saw is the document's 404 (SPEC §2.20); an operation outside its collections, its example.
     expect(await send(daemon, 'GET', '/endpoint/notes/notes/42')).toMatchObject({
       status: 404,
-      body: { message: "No such notes: '42'", code: 'resource_missing' },
+      body: { message: "Not found: /notes holds no item '42'.", code: 'resource_missing' },
     });
     expect((await send(daemon, 'GET', '/endpoint/notes/health')).body).toEqual({ status: 'up' });
     const journal = await requestJson(`${daemon.url}/api/endpoints/notes/requests`);

@@ -139,9 +139,15 @@ function missingParam(doc: Schema, raw: unknown, value: unknown, at: string, dep
   }
   const record = value as Record<string, unknown>;
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
-  const lacking = required.find((key) => typeof key === 'string' && (record[key] === undefined || record[key] === ''));
-  if (lacking !== undefined) return name(String(lacking));
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  // A `readOnly` member is the answer's (an id), never the request's.
+  const lacking = required.find(
+    (key) =>
+      typeof key === 'string' &&
+      resolve(doc, properties[key]).readOnly !== true &&
+      (record[key] === undefined || record[key] === ''),
+  );
+  if (lacking !== undefined) return name(String(lacking));
   for (const [key, member] of Object.entries(record)) {
     if (properties[key] === undefined) continue;
     const found = missingParam(doc, properties[key], member, name(key), depth + 1);

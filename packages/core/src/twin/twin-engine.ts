@@ -21,6 +21,7 @@ import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { addedNames } from './twin-additions.js';
 import { ParamProblem, readParams, TooLong, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
+import { type DocumentList, documentList } from './twin-document.js';
 import { type ExampleContext, exampleOf, liveOption } from './twin-example.js';
 import { checkExpand, ExpandProblem, expandAnswer } from './twin-expand.js';
 import type {
@@ -35,7 +36,7 @@ import type {
   TwinFlows,
 } from './twin-flows.js';
 import { IdempotencyKeys, rolling } from './twin-idempotency.js';
-import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
+import { filterByQuery, type Page, PageProblem, pageOf, pagesOf, withPage } from './twin-lists.js';
 import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
 import type { DeliveryMembers, Handed } from './twin-outbox.js';
 import { type KeptChange, type KeptEvent, type KeptTarget, keepChange, keptChanges } from './twin-outbox-kept.js';
@@ -175,6 +176,8 @@ export class TwinEngine {
   readonly #tools: FlowTools;
   /** The profile's own rate limit, counted per token (`undefined`: none). */
   readonly #rates: TwinRates | undefined;
+  /** What each list operation of the document says of its answer (twin-document.ts), read on first use. */
+  readonly #lists = new WeakMap<object, DocumentList>();
 
   constructor(parts: TwinParts) {
     this.#parts = parts;
@@ -371,7 +374,8 @@ export class TwinEngine {
         matched.op.operation,
         { query: request.query, body: request.body, contentType: request.header('content-type') ?? '' },
         this.#parts.profile.body === 'form',
-        this.#parts.flows?.required === true,
+        // A document's twin holds every request to its body's `required`; a provider's, as its flows say.
+        this.#parts.flows === undefined || this.#parts.flows.required === true,
       );
       this.#checkEndpoint(matched, params);
       const header = this.#parts.profile.idempotencyHeader;
@@ -1004,18 +1008,16 @@ export class TwinEngine {
 
   /**
    * The provider's 404 of an id it does not hold: Stripe's `No such customer: 'cus_x'` where its
-   * error carries a code, else the HTTP reason (GitHub's `Not Found`).
+   * error carries a code, else the HTTP reason (GitHub's `Not Found`); a document's twin names the
+   * collection and the id in plain words.
    */
   #missing(resource: Pick<TwinResource, 'template' | 'objectName'>, id: string): FlowError {
     const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
     const coded = this.#parts.profile.error.includes('{code}');
-    return {
-      status: 404,
-      type: 'invalid_request_error',
-      code: 'resource_missing',
-      message: coded ? `No such ${what}: '${id.slice(0, 200)}'` : 'Not Found',
-      param: 'id',
-    };
+    const shown = id.slice(0, 200);
+    let message = coded ? `No such ${what}: '${shown}'` : 'Not Found';
+    if (this.#parts.flows === undefined) message = `Not found: ${resource.template} holds no item '${shown}'.`;
+    return { status: 404, type: 'invalid_request_error', code: 'resource_missing', message, param: 'id' };
   }
 
   #tombstone(resource: TwinResource, stored: Stored): Record<string, unknown> {
@@ -1166,11 +1168,12 @@ export class TwinEngine {
     // A view's items: those whose fields are its path's (a customer's payment methods).
     if (where.length > 0) live = live.filter((item) => where.every(([field, value]) => item[field] === value));
     if (this.#parts.profile.list.order === 'newest') live = live.reverse();
-    const pages = this.#parts.profile.pagination;
+    const said = this.#listOf(matched);
+    const pages = pagesOf(this.#parts.profile.pagination, said);
     if (search !== undefined) {
       live = live.filter((item) => matchesSearch(item, search));
     } else {
-      const skip = new Set([pages.limit, 'expand', 'page', pages.style === 'cursor' ? pages.after : pages.page]);
+      const skip = new Set([pages.limit, 'expand', 'page', pages.style === 'page' ? pages.page : pages.after]);
       if (pages.style === 'cursor') skip.add(pages.before);
       const listed = this.#parts.flows?.list?.(resource.template, live, params.query);
       if (listed !== undefined && 'error' in listed) throw new Refusal(listed.error);
@@ -1178,19 +1181,66 @@ export class TwinEngine {
       live = filterByQuery(listed?.items ?? live, params.query, skip);
     }
     live = live.map((item) => this.#shown(resource, item));
-    const page = pageOf(this.#parts.profile, live, params.query, request.path, request.query);
+    const page = pageOf(this.#parts.profile, live, params.query, request.path, request.query, said);
     const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
-    if (this.#parts.profile.list.style === 'bare') return this.#json(200, page.items, headers);
+    const style = this.#parts.profile.list.style;
+    if (style === 'bare' || (style === 'document' && said?.items === undefined)) {
+      return this.#json(200, page.items, headers);
+    }
     const envelope = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<
       string,
       unknown
     >;
+    if (style === 'document' && said !== undefined) {
+      return this.#json(
+        status,
+        this.#documentPage(envelope, said, page, pages.style === 'page' ? '' : pages.after, request),
+        headers,
+      );
+    }
     envelope.data = page.items;
     envelope.has_more = page.hasMore;
     if ('url' in envelope) envelope.url = request.path;
     if ('total_count' in envelope) envelope.total_count = page.total;
     if ('next_page' in envelope) envelope.next_page = null;
     return this.#json(200, envelope, headers);
+  }
+
+  /** What the document's list operation says of its answer and pages, read once an operation (`undefined`: the profile says). */
+  #listOf(matched: MatchedOperation): DocumentList | undefined {
+    const { profile } = this.#parts;
+    if (profile.list.style !== 'document' && profile.pagination.style !== 'document') return undefined;
+    const operation = matched.op.operation;
+    let said = this.#lists.get(operation);
+    if (said === undefined) {
+      said = documentList(this.#parts.model.doc, operation);
+      this.#lists.set(operation, said);
+    }
+    return said;
+  }
+
+  /**
+   * A page in the envelope the document's list operation describes: its array member the page,
+   * its cursor member the next page's cursor (`null` on the last), its has-more, total and
+   * next-link members filled where it has them.
+   */
+  #documentPage(
+    envelope: Record<string, unknown>,
+    said: DocumentList,
+    page: Page,
+    after: string,
+    request: TwinRequest,
+  ): Record<string, unknown> {
+    envelope[said.items as string] = page.items;
+    const next = page.next ?? null;
+    if (said.cursor !== undefined) envelope[said.cursor] = next;
+    if (said.hasMore !== undefined) envelope[said.hasMore] = page.hasMore;
+    if (said.total !== undefined) envelope[said.total] = page.total;
+    if (said.nextLink !== undefined) {
+      envelope[said.nextLink] =
+        next === null || after === '' ? null : `${request.path}?${withPage(request.query, after, next)}`;
+    }
+    return envelope;
   }
 
   async #other(matched: MatchedOperation, params: TwinParams, asked: Asked): Promise<TwinAnswer> {
@@ -1506,7 +1556,7 @@ function refusalOf(error: unknown): FlowError | undefined {
     return { status: 400, type: 'invalid_request_error', code: error.code, message: error.message, param };
   }
   if (error instanceof ParamProblem || error instanceof PageProblem) {
-    const code = error instanceof ParamProblem ? error.code : 'parameter_invalid_integer';
+    const { code } = error;
     return { status: 400, type: 'invalid_request_error', code, message: error.message, param: error.param };
   }
   return undefined;

@@ -2,10 +2,13 @@
  * A twin's lists: the live items of a collection filtered by the query's plain
  * fields (or a search query), ordered as the profile says and paged the
  * provider's way — a cursor (`limit`, `starting_after`, `ending_before`,
- * `has_more`) or numbered pages (`per_page`, `page` and a `Link` header).
+ * `has_more`), numbered pages (`per_page`, `page` and a `Link` header), or as
+ * the document's list operation says (twin-document.ts): its cursor parameter
+ * taking the `next_cursor` the page before answered.
  *
  * @module
  */
+import type { DocumentList } from './twin-document.js';
 import type { TwinProfile } from './twin-profile.js';
 
 /** One page of a list and what the answer says about the rest. */
@@ -15,6 +18,38 @@ export interface Page {
   total: number;
   /** The `Link` header of numbered pages. */
   link?: string;
+  /** The cursor of the next page (`null`: this is the last) where the pages take one. */
+  next?: string | null;
+}
+
+/** Pages as the document's cursor parameter takes them: after the item whose id it is. */
+interface TokenPages {
+  style: 'token';
+  limit: string;
+  after: string;
+  defaultLimit: number;
+  maxLimit: number;
+}
+
+/** How one list pages: the profile's, or what the document's list operation says. */
+export type Pages = Exclude<TwinProfile['pagination'], { style: 'document' }> | TokenPages;
+
+/** The default page size and maximum of a document that gives none. */
+const DOCUMENT_LIMITS = { defaultLimit: 30, maxLimit: 100 };
+
+/**
+ * The pages of a list: the profile's; with its `document` style (the default), a cursor where the
+ * list operation takes one (`cursor`, `pageToken`), else numbered pages, by its own parameters'
+ * names, default and maximum.
+ */
+export function pagesOf(pagination: TwinProfile['pagination'], list: DocumentList = {}): Pages {
+  if (pagination.style !== 'document') return pagination;
+  const maxLimit = list.maxLimit ?? DOCUMENT_LIMITS.maxLimit;
+  const defaultLimit = Math.min(list.defaultLimit ?? DOCUMENT_LIMITS.defaultLimit, maxLimit);
+  if (list.after !== undefined) {
+    return { style: 'token', limit: list.limit ?? 'limit', after: list.after, defaultLimit, maxLimit };
+  }
+  return { style: 'page', limit: list.limit ?? 'per_page', page: list.page ?? 'page', defaultLimit, maxLimit };
 }
 
 /** A page problem: a bad page size or cursor. */
@@ -22,6 +57,7 @@ export class PageProblem extends Error {
   constructor(
     message: string,
     readonly param: string,
+    readonly code = 'parameter_invalid_integer',
   ) {
     super(message);
   }
@@ -64,7 +100,7 @@ export function filterByQuery(
  * parameter kept as sent (GitHub's `Link` keeps the request's filters); what could break the
  * header (`<`, `>`, `"`, spaces, anything outside visible ASCII) percent-encoded.
  */
-function withPage(raw: string, param: string, n: number): string {
+export function withPage(raw: string, param: string, n: number | string): string {
   const pairs = raw.split('&').filter((pair) => pair !== '');
   const name = (pair: string) => {
     const key = pair.split('=')[0] ?? '';
@@ -74,7 +110,7 @@ function withPage(raw: string, param: string, n: number): string {
       return key;
     }
   };
-  const page = `${encodeURIComponent(param)}=${n}`;
+  const page = `${encodeURIComponent(param)}=${encodeURIComponent(n)}`;
   let placed = false;
   const kept = pairs.flatMap((pair) => {
     if (name(pair) !== param) return [pair];
@@ -91,7 +127,8 @@ function withPage(raw: string, param: string, n: number): string {
 
 /**
  * The page `query` asks for of `items` (in the profile's order already); numbered pages link to
- * the others at `url` with the request's query string `raw`, only its page changed.
+ * the others at `url` with the request's query string `raw`, only its page changed. `list`: what
+ * the document's list operation says of its pages.
  */
 export function pageOf(
   profile: TwinProfile,
@@ -99,9 +136,28 @@ export function pageOf(
   query: Record<string, unknown>,
   url: string,
   raw = '',
+  list?: DocumentList,
 ): Page {
-  const pages = profile.pagination;
+  const pages = pagesOf(profile.pagination, list);
   const limit = sizeOf(query[pages.limit], pages.limit, pages.defaultLimit, pages.maxLimit);
+  if (pages.style === 'token') {
+    const after = query[pages.after];
+    let start = 0;
+    if (after !== undefined && after !== null && after !== '') {
+      const at = items.findIndex((item) => String(item.id) === String(after));
+      if (at === -1) {
+        throw new PageProblem(
+          `Invalid ${pages.after}: '${String(after).slice(0, 200)}' is no cursor this list answered (or its item is gone).`,
+          pages.after,
+          'cursor_invalid',
+        );
+      }
+      start = at + 1;
+    }
+    const slice = items.slice(start, start + limit);
+    const hasMore = start + limit < items.length;
+    return { items: slice, hasMore, total: items.length, next: hasMore ? String(slice.at(-1)?.id) : null };
+  }
   if (pages.style === 'cursor') {
     const after = query[pages.after];
     const before = query[pages.before];

@@ -3,13 +3,14 @@
  * path template, and the **collections** inferred from the paths and verbs — a
  * path `P` whose `P/{id}` exists is a collection: `POST P` creates, `GET P`
  * lists, `GET P/search` searches, `GET P/{id}` reads, the profile's update verb
- * on `P/{id}` updates, `DELETE P/{id}` deletes. Every other operation answers
+ * (else the document's `PATCH` or `PUT`) on `P/{id}` updates, `DELETE P/{id}` deletes. Every other operation answers
  * from the document's examples (as stripe-mock does).
  *
  * @module
  */
 import { checkCollectionName } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
+import { documentUpdate } from './twin-document.js';
 import { resolve, type Schema } from './twin-example.js';
 import type { TwinProfile } from './twin-profile.js';
 
@@ -128,6 +129,7 @@ function resourcesOf(doc: Schema, paths: Record<string, Schema>, profile: TwinPr
 function actionOf(
   method: string,
   template: string,
+  item: Schema,
   resources: Map<string, TwinResource>,
   profile: TwinProfile,
 ): { action: TwinAction; resource: TwinResource | undefined } {
@@ -144,7 +146,7 @@ function actionOf(
   if (parent !== undefined && tail === `{${parent.idParam}}`) {
     if (upper === 'GET') return { action: 'read', resource: parent };
     if (upper === 'DELETE') return { action: 'delete', resource: parent };
-    if (upper === profile.update) return { action: 'update', resource: parent };
+    if (upper === (profile.update ?? documentUpdate(item) ?? 'PATCH')) return { action: 'update', resource: parent };
   }
   if (parent !== undefined && tail === 'search' && upper === 'GET') return { action: 'search', resource: parent };
   return { action: 'other', resource: undefined };
@@ -171,7 +173,7 @@ export class TwinModel {
       for (const method of METHODS) {
         const operation = (item as Schema)[method] as Schema | undefined;
         if (operation === undefined) continue;
-        const { action, resource } = actionOf(method, template, resources, profile);
+        const { action, resource } = actionOf(method, template, item as Schema, resources, profile);
         const segments = segmentsOf(template);
         const multi = multiSegmentOf(doc, template, segments, [item as Schema, operation]);
         operations.push({

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { checkProfile, errorBody } from './twin-profile.js';
 
 describe('the profile format', () => {
-  it('fills the defaults of a profile that names itself only', () => {
-    expect(checkProfile({ name: 'notes' })).toMatchObject({
+  it('fills the defaults of a profile that names itself only, leaving the rest to the document', () => {
+    const profile = checkProfile({ name: 'notes' });
+    expect(profile.update).toBeUndefined();
+    expect(profile).toMatchObject({
       body: 'json',
-      update: 'PATCH',
       ids: { style: 'auto', length: 24, prefixes: {} },
-      pagination: { style: 'page', limit: 'per_page', page: 'page', defaultLimit: 30, maxLimit: 100 },
-      list: { style: 'bare', order: 'oldest' },
+      pagination: { style: 'document' },
+      list: { style: 'document', order: 'oldest' },
       timestamps: { format: 'iso', created: ['created_at'], updated: ['updated_at'] },
       deleted: 'no-content',
     });
@@ -33,6 +34,18 @@ describe('the profile format', () => {
     });
     expect(JSON.parse(errorBody(stripe, { type: 'invalid_request_error', message: 'a "quoted"\nline' }))).toEqual({
       error: { type: 'invalid_request_error', message: 'a "quoted"\nline' },
+    });
+  });
+
+  it('fills "{status}" as a number and {reason} as its HTTP reason', () => {
+    const coda = checkProfile({
+      name: 'c',
+      error: '{"statusCode":"{status}","statusMessage":"{reason}","message":"{message}"}',
+    });
+    expect(JSON.parse(errorBody(coda, { status: 404, type: 'x', message: 'gone' }))).toEqual({
+      statusCode: 404,
+      statusMessage: 'Not Found',
+      message: 'gone',
     });
   });
 });

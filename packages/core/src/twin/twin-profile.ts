@@ -39,7 +39,14 @@ const pageSchemas = onFirstUse(() => {
     })
     .strict();
 
-  return { pagination: z.discriminatedUnion('style', [cursorPages, numberedPages]).prefault({ style: 'page' }) };
+  /** As the document's list operation says (twin-document.ts): its cursor parameter, else numbered pages. */
+  const documentPages = z.object({ style: z.literal('document') }).strict();
+
+  return {
+    pagination: z
+      .discriminatedUnion('style', [cursorPages, numberedPages, documentPages])
+      .prefault({ style: 'document' }),
+  };
 });
 
 function isJson(text: string): boolean {
@@ -117,8 +124,11 @@ const profileSchemas = onFirstUse(() => {
       name: z.string().min(1).max(64),
       /** How request bodies come: JSON, or form-encoded with nested brackets (`a[b][0]=x`). */
       body: z.enum(['json', 'form']).default('json'),
-      /** The verb that updates an item at its own path (`POST` for Stripe, `PATCH` for GitHub). */
-      update: z.enum(['POST', 'PUT', 'PATCH']).default('PATCH'),
+      /**
+       * The verb that updates an item at its own path (`POST` for Stripe, `PATCH` for GitHub).
+       * @default the one the document has at the item path: `PATCH`, else `PUT`
+       */
+      update: z.enum(['POST', 'PUT', 'PATCH']).optional(),
       /** The status of a successful create. @default the document's success status of the operation */
       createStatus: z.number().int().min(200).max(299).optional(),
       ids: z
@@ -142,12 +152,13 @@ const profileSchemas = onFirstUse(() => {
         .prefault({}),
       pagination: pageSchemas().pagination,
       /**
-       * A list's answer: `bare` (an array) or an envelope whose `data` member holds
-       * the page (Stripe's `{ object: "list", data, has_more, url }`).
+       * A list's answer: `bare` (an array), an envelope whose `data` member holds the page
+       * (Stripe's `{ object: "list", data, has_more, url }`), or `document`: as the list
+       * operation's answer schema says (an array, or the object whose array member holds it).
        */
       list: z
         .object({
-          style: z.enum(['bare', 'envelope']).default('bare'),
+          style: z.enum(['bare', 'envelope', 'document']).default('document'),
           order: z.enum(['newest', 'oldest']).default('oldest'),
         })
         .strict()
@@ -162,13 +173,15 @@ const profileSchemas = onFirstUse(() => {
         .strict()
         .prefault({}),
       /**
-       * The error body, as JSON text with `{type}`, `{code}`, `{message}` and
-       * `{param}` in it (each replaced, JSON-escaped, inside its string).
+       * The error body, as JSON text with `{type}`, `{code}`, `{message}`, `{param}` and
+       * `{reason}` in it (each replaced, JSON-escaped, inside its string) and `"{status}"` (the
+       * answer's status, a number). @default the document's error answers' (twin-document.ts)
        */
       error: placeholderText
         .default('{"message":"{message}"}')
-        .refine((text) => isJson(text.replace(/\{(type|code|message|param)\}/g, 'x')), {
-          message: 'the error template is JSON once its {type}, {code}, {message} and {param} are filled',
+        .refine((text) => isJson(text.replace(/\{(type|code|message|param|reason|status)\}/g, 'x')), {
+          message:
+            'the error template is JSON once its {type}, {code}, {message}, {param}, {reason} and {status} are filled',
         }),
       /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
       deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
@@ -249,13 +262,29 @@ export function checkProfile(value: unknown): TwinProfile {
   throw new MockpointError('INVALID_TWIN', `${where}: ${issue?.message ?? 'not a profile'} (see docs/twins.md)`);
 }
 
+/** The reasons of the statuses a twin refuses with. */
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+};
+
 /** The error body of `profile` for one failure. */
 export function errorBody(
   profile: TwinProfile,
-  fields: { type: string; code?: string; message: string; param?: string },
+  fields: { status?: number; type: string; code?: string; message: string; param?: string },
 ): string {
   const fill = (value: string | undefined) => JSON.stringify(value ?? '').slice(1, -1);
   const text = profile.error
+    .replaceAll('"{status}"', String(fields.status ?? 400))
+    .replaceAll('{status}', String(fields.status ?? 400))
+    .replaceAll('{reason}', fill(REASONS[fields.status ?? 400] ?? 'Error'))
     .replaceAll('{type}', fill(fields.type))
     .replaceAll('{code}', fill(fields.code))
     .replaceAll('{message}', fill(fields.message))

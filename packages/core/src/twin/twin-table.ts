@@ -12,6 +12,7 @@ import { MockpointError } from '../registry/errors.js';
 import { KeyedTurns } from '../turns/keyed-turns.js';
 import type { SharedTurns } from '../turns/shared-turns.js';
 import { type TwinAdditions, withAdditions } from './twin-additions.js';
+import { documentError } from './twin-document.js';
 import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
 import { TwinModel } from './twin-model.js';
@@ -85,7 +86,7 @@ const MODELS = new WeakMap<object, Map<string, Built>>();
 /** Most profiles one document's models are kept for. */
 const MAX_PROFILES = 8;
 
-function modelOf(document: Record<string, unknown>, profile: Record<string, unknown>): Built {
+function modelOf(document: Record<string, unknown>, profile: Record<string, unknown>, own = false): Built {
   let byProfile = MODELS.get(document);
   if (byProfile === undefined) {
     byProfile = new Map();
@@ -94,7 +95,10 @@ function modelOf(document: Record<string, unknown>, profile: Record<string, unkn
   const key = JSON.stringify(profile);
   let built = byProfile.get(key);
   if (built === undefined) {
-    const checked = checkProfile(profile);
+    // A document's own twin: its error answers' shape where the profile states none (twin-document.ts).
+    const checked = checkProfile(
+      own && !('error' in profile) ? { ...profile, error: documentError(document) } : profile,
+    );
     built = { checked, model: new TwinModel(document, checked, flowPaths(checked)) };
     if (byProfile.size >= MAX_PROFILES) byProfile.clear();
     byProfile.set(key, built);
@@ -110,7 +114,7 @@ export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | und
     if (setting.profile === undefined) return shipped;
     return modelOf(shipped.document, { ...shipped.profile, ...setting.profile });
   }
-  return modelOf(setting.document ?? {}, setting.profile ?? { name: 'openapi' });
+  return modelOf(setting.document ?? {}, setting.profile ?? { name: 'openapi' }, true);
 }
 
 /** What a table of twins is made of. */

@@ -1,0 +1,187 @@
+/**
+ * What a twin of a plain OpenAPI document (`mockpoint import --stateful`, no provider) reads
+ * of the document itself where its profile says nothing (docs/twins.md, "Any OpenAPI document"):
+ * a list's envelope and page parameters from the list operation, the update verb from the item
+ * path, the error shape from the document's error answers. A profile that states one wins.
+ *
+ * @module
+ */
+import { resolve, type Schema } from './twin-example.js';
+import { responseSchema } from './twin-outside.js';
+
+/** What a list operation says of its answer and its pages (every member: absent where it says nothing). */
+export interface DocumentList {
+  /** The answer's array member holding the page (`items`); absent: the answer is the array. */
+  items?: string;
+  /** The answer's member holding the next page's cursor (`next_cursor`, `nextPageToken`). */
+  cursor?: string;
+  /** The answer's member saying whether more pages follow (`has_more`). */
+  hasMore?: string;
+  /** The answer's member counting every item (`total_count`). */
+  total?: string;
+  /** The answer's member linking to the next page (`nextPageLink`). */
+  nextLink?: string;
+  /** The query parameter of the page size (`limit`), its default and maximum. */
+  limit?: string;
+  defaultLimit?: number;
+  maxLimit?: number;
+  /** The query parameter taking the cursor (`cursor`, `pageToken`). */
+  after?: string;
+  /** The query parameter of a page number (`page`). */
+  page?: string;
+}
+
+const ITEMS = /^(items|data|results|records|entries|values|list|elements)$/i;
+const CURSOR_MEMBER = /^(next[_-]?(cursor|page[_-]?token|token)|cursor|continuation[_-]?token|end[_-]?cursor)$/i;
+const HAS_MORE = /^(has[_-]?more|has[_-]?next([_-]?page)?|more)$/i;
+const TOTAL = /^(total|total[_-]?(count|size|results))$/i;
+const NEXT_LINK = /^next[_-]?(page[_-]?)?(link|url|href)$/i;
+const LIMIT_PARAM = /^(limit|page[_-]?size|per[_-]?page|max[_-]?results|count|size)$/i;
+const CURSOR_PARAM =
+  /^(cursor|page[_-]?token|next[_-]?(token|cursor|page[_-]?token)|starting[_-]?after|after|continuation[_-]?token)$/i;
+
+/** The members of an object schema, `allOf` parts merged. */
+function membersOf(doc: Schema, raw: unknown, depth = 0): Record<string, Schema> {
+  const schema = resolve(doc, raw);
+  const own = Object.fromEntries(
+    Object.entries((schema.properties ?? {}) as Record<string, unknown>).map(([key, value]) => [
+      key,
+      resolve(doc, value),
+    ]),
+  );
+  if (!Array.isArray(schema.allOf) || depth > 4) return own;
+  return Object.assign({}, ...schema.allOf.map((part) => membersOf(doc, part, depth + 1)), own);
+}
+
+/** A schema's type, read through `allOf` (Coda's `nextPageLink`: a `$ref` and `{ type: string }`). */
+function typeOf(doc: Schema, schema: Schema, depth = 0): string | undefined {
+  if (typeof schema.type === 'string') return schema.type;
+  if (Array.isArray(schema.type)) return schema.type.find((one) => one !== 'null') as string | undefined;
+  if (schema.items !== undefined) return 'array';
+  if (!Array.isArray(schema.allOf) || depth > 4) return undefined;
+  for (const part of schema.allOf) {
+    const type = typeOf(doc, resolve(doc, part), depth + 1);
+    if (type !== undefined) return type;
+  }
+  return undefined;
+}
+
+/** A positive whole number of a schema's `field` (`default`, `maximum`), at most 1000. */
+function bound(schema: Schema, field: string): number | undefined {
+  const value = schema[field];
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Math.min(value, 1000) : undefined;
+}
+
+function named(doc: Schema, members: Record<string, Schema>, pattern: RegExp, type: string): string | undefined {
+  return Object.keys(members).find((key) => pattern.test(key) && typeOf(doc, members[key] as Schema) === type);
+}
+
+/** What the list `operation` says of its answer (its first success answer's JSON schema) and its query parameters. */
+export function documentList(doc: Schema, operation: Schema): DocumentList {
+  const list: DocumentList = {};
+  const { schema } = responseSchema(doc, operation);
+  const resolved = schema === undefined ? {} : resolve(doc, schema);
+  if (schema !== undefined && typeOf(doc, resolved) !== 'array') {
+    const members = membersOf(doc, schema);
+    const arrays = Object.keys(members).filter((key) => typeOf(doc, members[key] as Schema) === 'array');
+    const items = arrays.find((key) => ITEMS.test(key)) ?? (arrays.length === 1 ? arrays[0] : undefined);
+    if (items !== undefined) {
+      list.items = items;
+      const found = {
+        cursor: named(doc, members, CURSOR_MEMBER, 'string'),
+        hasMore: named(doc, members, HAS_MORE, 'boolean'),
+        total: named(doc, members, TOTAL, 'integer') ?? named(doc, members, TOTAL, 'number'),
+        nextLink: named(doc, members, NEXT_LINK, 'string'),
+      };
+      for (const [key, value] of Object.entries(found)) if (value !== undefined) list[key as 'cursor'] = value;
+    }
+  }
+  const params = (Array.isArray(operation.parameters) ? operation.parameters : [])
+    .map((param) => resolve(doc, param))
+    .filter((param) => param.in === 'query' && typeof param.name === 'string');
+  for (const param of params) {
+    const name = param.name as string;
+    const type = typeOf(doc, resolve(doc, param.schema));
+    if (list.limit === undefined && LIMIT_PARAM.test(name) && (type === 'integer' || type === 'number')) {
+      list.limit = name;
+      const own = resolve(doc, param.schema);
+      const [defaultLimit, maxLimit] = [bound(own, 'default'), bound(own, 'maximum')];
+      if (defaultLimit !== undefined) list.defaultLimit = defaultLimit;
+      if (maxLimit !== undefined) list.maxLimit = maxLimit;
+    } else if (list.after === undefined && CURSOR_PARAM.test(name) && type === 'string') list.after = name;
+    else if (list.page === undefined && /^page$/i.test(name) && type === 'integer') list.page = name;
+  }
+  return list;
+}
+
+/** The verb that updates an item at its own path as the document has it: `PATCH`, else `PUT` (`undefined`: neither). */
+export function documentUpdate(item: Schema): 'PATCH' | 'PUT' | undefined {
+  if (item.patch !== undefined) return 'PATCH';
+  return item.put !== undefined ? 'PUT' : undefined;
+}
+
+/** The error body of a document that describes none: a message and a stable code. */
+export const GENERIC_ERROR = '{"message":"{message}","code":"{code}"}';
+
+/** Placeholders by the error members' names: what each member of a documented error holds. */
+const ERROR_MEMBERS: readonly [RegExp, string, string][] = [
+  [/^(message|error[_-]?message|error[_-]?description|detail|msg)$/i, 'string', '"{message}"'],
+  [/^(status[_-]?code|status|code)$/i, 'integer', '"{status}"'],
+  [/^(status[_-]?code|status|code)$/i, 'number', '"{status}"'],
+  [/^(code|error[_-]?code|reason[_-]?code)$/i, 'string', '"{code}"'],
+  [/^(status[_-]?message|status[_-]?text|error|reason|title)$/i, 'string', '"{reason}"'],
+  [/^(type|error[_-]?type)$/i, 'string', '"{type}"'],
+  [/^(param|field|parameter)$/i, 'string', '"{param}"'],
+];
+
+/** The error template of one documented error schema (`undefined`: it holds no message). */
+function templateOf(doc: Schema, raw: unknown, depth = 0): string | undefined {
+  const members = membersOf(doc, raw);
+  const parts: string[] = [];
+  let message = false;
+  for (const [key, member] of Object.entries(members)) {
+    const type = typeOf(doc, member);
+    if (type === 'object' && depth === 0) {
+      // `{ "error": { "code", "message" } }`: the error object inside.
+      const inner = templateOf(doc, member, 1);
+      if (inner !== undefined) return `{${JSON.stringify(key)}:${inner}}`;
+      continue;
+    }
+    const found = ERROR_MEMBERS.find(([pattern, want]) => pattern.test(key) && want === type);
+    if (found === undefined) continue;
+    if (found[2] === '"{message}"') message = true;
+    parts.push(`${JSON.stringify(key)}:${found[2]}`);
+  }
+  return message ? `{${parts.join(',')}}` : undefined;
+}
+
+/**
+ * The error template of the document's error answers (their `4xx` JSON schemas, the one most
+ * operations give), each member filled by its name (`message`, `code`, `statusCode`,
+ * `statusMessage`); {@link GENERIC_ERROR} where the document describes none with a message.
+ */
+export function documentError(doc: Schema): string {
+  const counted = new Map<string, { count: number; schema: unknown }>();
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Schema>)) {
+    for (const operation of Object.values(resolve(doc, item))) {
+      const responses = (operation as Schema | undefined)?.responses;
+      if (typeof responses !== 'object' || responses === null) continue;
+      for (const [status, answer] of Object.entries(responses as Record<string, unknown>)) {
+        if (!/^4\d\d$/.test(status)) continue;
+        const content = (resolve(doc, answer).content ?? {}) as Record<string, Schema>;
+        const media = Object.entries(content).find(([type]) => /\bjson\b/.test(type))?.[1];
+        if (media?.schema === undefined) continue;
+        const key = JSON.stringify(media.schema);
+        const seen = counted.get(key) ?? { count: 0, schema: media.schema };
+        seen.count++;
+        counted.set(key, seen);
+      }
+    }
+  }
+  const ranked = [...counted.values()].sort((a, b) => b.count - a.count);
+  for (const { schema } of ranked) {
+    const template = templateOf(doc, schema);
+    if (template !== undefined) return template;
+  }
+  return GENERIC_ERROR;
+}
