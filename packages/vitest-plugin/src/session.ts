@@ -10,6 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { applyMockFile, type MockFile } from '@mockpoint/core/files';
+import { SESSION_HEADER } from '@mockpoint/core/session';
 import { connectMockServer, type MockServerClient } from './connect.js';
 import { recordSessionCoverage } from './coverage-record.js';
 import { MockServerError } from './errors.js';
@@ -25,8 +26,8 @@ import type { OnUnhandledRequest } from './provided.js';
 import type { NamespacePool } from './session-pool.js';
 import { describeUnhandled } from './unhandled.js';
 
-/** The header (also a W3C `baggage` entry) that puts a request in a session. */
-export const SESSION_HEADER = 'mockpoint-session';
+/** The header (also a W3C `baggage` entry) that puts a request in a session: the daemon's own name for it. */
+export { SESSION_HEADER };
 
 /**
  * One test's session: the whole client API (`add`, `api`, `endpoint`, the

@@ -34,7 +34,7 @@ import { rateLimitedRouteStep } from './pipeline/rate-limit-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
 import { signatureStep } from './pipeline/signature-step.js';
 import { stateStep } from './pipeline/state-step.js';
-import { runSteps, type Step, type Verdict } from './pipeline/step.js';
+import { readsWholeBody, runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { twinStep } from './pipeline/twin-step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
@@ -52,9 +52,10 @@ export { ENDPOINT_PREFIX } from '../api/endpoint-target.js';
  * The answer pipeline, in order: each step passes or gives the verdict. A new
  * kind of answer is one step (a file in `pipeline/`) and one entry here. The
  * cross-cutting steps' refusals of an MCP call are written as JSON-RPC errors
- * (`inMcpForm`, pipeline/mcp-outcome.ts).
+ * (`inMcpForm`, pipeline/mcp-outcome.ts). Each step declares what it reads of
+ * a body (`Step.reads`): {@link EndpointHandler.readsWholeBody} asks them all.
  */
-const PIPELINE: readonly Step[] = [
+export const PIPELINE: readonly Step[] = [
   inMcpForm(signatureStep),
   inMcpForm(chaosStep),
   stateStep,
@@ -66,9 +67,6 @@ const PIPELINE: readonly Step[] = [
   recordStep,
   noRouteStep,
 ];
-
-/** The steps before the record's: a cached record answers at once when each of them passes its name. */
-const BEFORE_RECORD = PIPELINE.slice(0, PIPELINE.indexOf(recordStep));
 
 /** Options for {@link EndpointHandler}. */
 export interface EndpointHandlerOptions {
@@ -99,6 +97,11 @@ export interface EndpointHandlerOptions {
   timers?: StateTimers;
   /** The names' twins (docs/twins.md). @default none */
   twins?: TwinTable;
+  /**
+   * The answer pipeline: a test's, with a step of its own. Its last step must always answer.
+   * @default PIPELINE
+   */
+  steps?: readonly Step[];
 }
 
 function pathOf(target: string): string {
@@ -109,9 +112,16 @@ function pathOf(target: string): string {
 export class EndpointHandler {
   readonly #parts: PipelineParts;
   readonly #onUnexpectedError: EndpointHandlerOptions['onUnexpectedError'];
+  readonly #steps: readonly Step[];
+  /** The steps before the record's: a cached record answers at once when each of them passes its name. */
+  readonly #beforeRecord: readonly Step[];
 
   constructor(options: EndpointHandlerOptions) {
     this.#onUnexpectedError = options.onUnexpectedError;
+    const steps = options.steps ?? PIPELINE;
+    const record = steps.indexOf(recordStep);
+    this.#steps = steps;
+    this.#beforeRecord = record === -1 ? steps : steps.slice(0, record);
     const clock = options.clock ?? new Clock();
     this.#parts = {
       endpoints: options.endpoints,
@@ -188,7 +198,7 @@ export class EndpointHandler {
     const exchange = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
     let verdict: Verdict | Promise<Verdict>;
     try {
-      verdict = runSteps(PIPELINE, exchange);
+      verdict = runSteps(this.#steps, exchange);
     } catch (error) {
       return failedAnswer(exchange, error);
     }
@@ -212,7 +222,7 @@ export class EndpointHandler {
     if (target.subpath !== '/') return undefined;
     const parts = this.#parts;
     const { name } = target;
-    for (const step of BEFORE_RECORD) if (step.passes?.(parts, name) !== true) return undefined;
+    for (const step of this.#beforeRecord) if (step.passes?.(parts, name) !== true) return undefined;
     const entry = parts.endpoints.cache.get(name);
     if (entry === undefined) return undefined;
     const answer = request.method === 'HEAD' ? entry.answers.head : entry.answers.full;
@@ -239,43 +249,16 @@ export class EndpointHandler {
   /**
    * Whether an adapter should keep the whole of a body longer than the journal's
    * copy of a request to `name` (up to `maxBodyBytes`) and pass it to
-   * {@link EndpointHandler.handle}: when the name checks signatures, has queued
-   * answers (they may match or render the body) or a route that reads the body
-   * (a proxy, validation, a body match, a `{{body…}}` template). Asked only once
-   * a body outgrows the journal's copy; a name whose routes or signature check
-   * are not known in this process yet is looked up (a Promise), so a plain
-   * record answer never holds more than the journal's copy. The adapter reads no
-   * further until it has the answer.
+   * {@link EndpointHandler.handle}: when a step of the pipeline reads it whole
+   * for this name's settings (`Step.reads`: a signature check, queued answers,
+   * a route that reads the body, a twin, a GraphQL schema). Asked only once a
+   * body outgrows the journal's copy; a name whose settings are not known in this
+   * process yet is looked up (a Promise), so a plain record answer never holds
+   * more than the journal's copy. The adapter reads no further until it has the
+   * answer.
    */
   readsWholeBody(name: string): boolean | Promise<boolean> {
-    if (!isValidName(name)) return false;
-    const twins = this.#parts.twins;
-    const twin = twins?.peek(name);
-    if (twin !== undefined && twin !== null) return true;
-    if (twins !== undefined && twin === undefined) {
-      return twins.engine(name).then(
-        (engine) => engine !== null || this.#readsWholeBodyBesidesTwin(name),
-        () => false,
-      );
-    }
-    return this.#readsWholeBodyBesidesTwin(name);
-  }
-
-  #readsWholeBodyBesidesTwin(name: string): boolean | Promise<boolean> {
-    const { endpoints } = this.#parts;
-    if (endpoints.queue.pending(name)) return true;
-    const check = endpoints.signatureChecks.get(name);
-    if (check !== undefined && check !== null) return true;
-    const table = endpoints.routeTables.get(name);
-    // A name with a GraphQL schema reads every query whole (a document past the journal's copy is still answered).
-    const graphql = endpoints.graphqlMocks.get(name);
-    if (graphql !== undefined && graphql !== null) return true;
-    if (check === null && table !== undefined && graphql === null) return table?.readsWholeBody === true;
-    return Promise.all([endpoints.signatureCheck(name), endpoints.routeTable(name), endpoints.graphqlMock(name)]).then(
-      ([loaded, routes, mock]) => loaded !== null || routes?.readsWholeBody === true || mock !== null,
-      // The store failed: the request will be answered with that failure; keep nothing more.
-      () => false,
-    );
+    return isValidName(name) && readsWholeBody(this.#steps, this.#parts, name);
   }
 
   /** Whether a rate limit's bucket in this process is drained below full (see RateBuckets.holdsAny). */

@@ -16,7 +16,7 @@ import type { RecordedRequest } from '../journal/journal-entry.js';
 import { chaosStep } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { signatureStep } from './pipeline/signature-step.js';
-import { runSteps, type Step, type Verdict } from './pipeline/step.js';
+import { FIRST_BYTES, runSteps, type Step, type Verdict } from './pipeline/step.js';
 
 /** The gRPC status codes of the pipeline's HTTP statuses (the Connect protocol's mapping); others `unknown` (2). */
 const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = {
@@ -38,7 +38,7 @@ export function grpcCodeOfStatus(status: number): number {
 }
 
 /** The end of the gate: the call goes on (`undefined`). */
-const PASS: Step = { name: 'gRPC call goes on', run: () => PASS_VERDICT };
+const PASS: Step = { name: 'gRPC call goes on', run: () => PASS_VERDICT, reads: FIRST_BYTES };
 const PASS_VERDICT = Object.freeze({}) as Verdict;
 
 const STEPS: readonly Step[] = [signatureStep, chaosStep, PASS];

@@ -15,7 +15,7 @@ import type { ErrorCode } from '../../registry/errors.js';
 import { throttled } from './chaos-bandwidth.js';
 import type { ChaosPlan } from './chaos-plan.js';
 import type { Exchange } from './exchange.js';
-import type { Maybe, Step, Verdict } from './step.js';
+import { FIRST_BYTES, type Maybe, type Step, type Verdict } from './step.js';
 
 /** The connection reset, nothing sent. */
 const RESET: FaultAnswer = Object.freeze({
@@ -94,6 +94,8 @@ export const chaosStep: Step = {
   run: (exchange) => byPlan(exchange, exchange.name, namespaceChaos),
   passes: ({ endpoints }, name) =>
     endpoints.chaosPlans.get(name) === null && endpoints.chaosPlans.get(NAMESPACE_CHAOS_KEY) === null,
+  // A fault is chosen by the plan's dice, not by the body.
+  reads: FIRST_BYTES,
 };
 
 /**

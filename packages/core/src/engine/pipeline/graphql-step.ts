@@ -20,7 +20,7 @@ import { BY_GRAPHQL } from '../../journal/journal-entry.js';
 import type { Exchange } from './exchange.js';
 import { graphqlWsVerdict } from './graphql-ws-step.js';
 import { asksUpgrade } from './route-step.js';
-import { after, type Maybe, type Step, type Verdict } from './step.js';
+import { after, type BodyReads, type Maybe, type Step, type Verdict } from './step.js';
 
 /** An operation a GET may not run: GraphQL over HTTP allows only queries there. */
 function notOverGet(operation: GraphqlOperation): ExecutionResult | undefined {
@@ -93,9 +93,16 @@ function answered(schema: StoredGraphqlSchema | null, exchange: Exchange): Maybe
   return after(answerTexts(schema, request, exchange), (texts) => verdictOf(exchange, body(texts), 200), exchange);
 }
 
+const schemaReads = (schema: StoredGraphqlSchema | null): BodyReads => (schema === null ? 'first-bytes' : 'whole-body');
+
 export const graphqlStep: Step = {
   name: 'graphql schema',
   passes: (parts, name) => parts.endpoints.graphqlMocks.get(name) === null,
+  // A name with a schema reads every query whole (a document past the journal's copy is still answered).
+  reads({ endpoints }, name) {
+    const cached = endpoints.graphqlMocks.get(name);
+    return cached === undefined ? endpoints.graphqlMock(name).then(schemaReads) : schemaReads(cached);
+  },
   run(exchange) {
     const { endpoints } = exchange.parts;
     const cached = endpoints.graphqlMocks.get(exchange.name);

@@ -118,6 +118,6 @@ function inForm(verdict: Verdict | undefined, exchange: Exchange): Maybe<Verdict
 
 /** `step` with its refusals of an MCP call written as JSON-RPC errors. */
 export function inMcpForm(step: Step): Step {
-  const { name, passes } = step;
-  return { name, run: (exchange) => after(step.run(exchange), inForm, exchange), passes };
+  const { name, passes, reads } = step;
+  return { name, run: (exchange) => after(step.run(exchange), inForm, exchange), passes, reads };
 }

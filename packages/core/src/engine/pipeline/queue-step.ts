@@ -124,6 +124,8 @@ async function take(exchange: Exchange): Promise<Taken | undefined> {
 export const queueStep: Step = {
   name: 'queue',
   passes: (parts, name) => !parts.endpoints.queue.pending(name),
+  // Queued answers may match the body or render it (`{{body…}}`).
+  reads: (parts, name) => (parts.endpoints.queue.pending(name) ? 'whole-body' : 'first-bytes'),
   run(exchange) {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything else is awaited, so queued answers go out in the order requests came in.

@@ -84,4 +84,5 @@ export const rateLimitedRouteStep: Step = {
   run: (exchange) => after(exchange.routes(), limited, exchange),
   // No routes: no limit, no route answers.
   passes: (parts, name) => parts.endpoints.routeTables.get(name) === null,
+  reads: routeStep.reads,
 };

@@ -11,7 +11,7 @@ import type { RouteTable } from '../../answer/routes/route-table.js';
 import { BY_NONE, BY_RECORD } from '../../journal/journal-entry.js';
 import type { CachedResponse } from '../response-cache.js';
 import type { Exchange } from './exchange.js';
-import { after, type Step, type Verdict } from './step.js';
+import { after, FIRST_BYTES, type Step, type Verdict } from './step.js';
 import { recordAnswer } from './verdicts.js';
 
 /** The record's answer (or 404 `NOT_FOUND`), journaled as answered by the record (or by nobody). */
@@ -39,6 +39,7 @@ export const recordStep: Step = {
     if (cached !== undefined) return recordVerdict(exchange, cached);
     return after(exchange.routes(), stored, exchange);
   },
+  reads: FIRST_BYTES,
 };
 
 function noRoute(table: RouteTable | null, exchange: Exchange): Verdict {
@@ -61,4 +62,5 @@ function noRoute(table: RouteTable | null, exchange: Exchange): Verdict {
 export const noRouteStep: Step = {
   name: 'no route matched',
   run: (exchange) => after(exchange.routes(), noRoute, exchange),
+  reads: FIRST_BYTES,
 };

@@ -23,10 +23,10 @@ import { rawHeader } from '../../codec/raw-headers.js';
 import { isWebSocketHandshake } from '../../codec/websocket-handshake.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../registry/errors.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange, PipelineParts } from './exchange.js';
 import { VERDICT_KINDS } from './route-kinds.js';
 import { checkRoom, keptMoving, MAX_MOVES, pick, scenariosOf, scheduleLater, splitMove } from './state-moves.js';
-import { after, type Maybe, type Step, type Verdict } from './step.js';
+import { after, type BodyReads, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
 
 function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
@@ -157,9 +157,22 @@ async function statefully(table: RouteTable, exchange: Exchange): Promise<Verdic
   throw keptMoving(exchange.name);
 }
 
+const tableReads = (table: RouteTable | null): BodyReads =>
+  table?.readsWholeBody === true ? 'whole-body' : 'first-bytes';
+
+/**
+ * What the routes read of a body: all of it when one of them may (a body match,
+ * validation, a proxy, a `{{body…}}` template: `RouteTable.readsWholeBody`).
+ */
+export function routesRead({ endpoints }: PipelineParts, name: string): Maybe<BodyReads> {
+  const table = endpoints.routeTables.get(name);
+  return table === undefined ? endpoints.routeTable(name).then(tableReads) : tableReads(table);
+}
+
 export const routeStep: Step = {
   name: 'routes',
   run: (exchange) => after(exchange.routes(), routed, exchange),
+  reads: routesRead,
 };
 
 /**

@@ -12,7 +12,7 @@ import { BY_NONE } from '../../journal/journal-entry.js';
 import type { SignatureMark } from '../../signing/signature-settings.js';
 import type { SignatureCheck } from '../../webhook/signature-check.js';
 import type { Exchange } from './exchange.js';
-import { after, type Maybe, type Step, type Verdict } from './step.js';
+import { after, type BodyReads, type Maybe, type Step, type Verdict } from './step.js';
 
 function judge(exchange: Exchange, check: SignatureCheck): Maybe<Verdict | undefined> {
   const { replays, clock } = exchange.parts;
@@ -42,9 +42,16 @@ function enforced(mark: SignatureMark, exchange: Exchange): Verdict | undefined 
   return { answer, mark: BY_NONE };
 }
 
+const checkReads = (check: SignatureCheck | null): BodyReads => (check === null ? 'first-bytes' : 'whole-body');
+
 export const signatureStep: Step = {
   name: 'signature check',
   passes: (parts, name) => parts.endpoints.signatureChecks.get(name) === null,
+  // A signature is over the exact bytes: all of them.
+  reads({ endpoints }, name) {
+    const check = endpoints.signatureChecks.get(name);
+    return check === undefined ? endpoints.signatureCheck(name).then(checkReads) : checkReads(check);
+  },
   run(exchange) {
     const { endpoints } = exchange.parts;
     // One synchronous Map lookup when the name is known to check no signatures.

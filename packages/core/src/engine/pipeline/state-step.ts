@@ -9,7 +9,7 @@
  */
 import type { RouteTable } from '../../answer/routes/route-table.js';
 import type { Exchange } from './exchange.js';
-import { after, type Maybe, type Step } from './step.js';
+import { after, FIRST_BYTES, type Maybe, type Step } from './step.js';
 
 function readState(table: RouteTable | null, exchange: Exchange): Maybe<undefined> {
   // A queued answer may look at the state too: a name with answers queued reads it.
@@ -24,4 +24,5 @@ export const stateStep: Step = {
   name: 'state',
   run: (exchange) => after(exchange.routes(), readState, exchange),
   passes: ({ endpoints }, name) => endpoints.routeTables.get(name) === null && !endpoints.queue.pending(name),
+  reads: FIRST_BYTES,
 };

@@ -28,6 +28,13 @@ export interface Verdict {
   readonly status?: number;
 }
 
+/**
+ * How much of a request's body a step reads for a name: `'whole-body'` (up to
+ * the body limit: a signature over the exact bytes, a body match, a proxy that
+ * forwards it) or only `'first-bytes'`, the journal's copy every request keeps.
+ */
+export type BodyReads = 'whole-body' | 'first-bytes';
+
 /** One step of the pipeline: a signature check, the queue, validation, the routes, the record, not found. */
 export interface Step {
   /** What it is, for the architecture table in docs/development.md and for debugging. */
@@ -41,6 +48,35 @@ export interface Step {
    * the request walks it.
    */
   passes?(parts: PipelineParts, name: string): boolean;
+  /**
+   * How much of the body this step reads for requests to `name`, given its
+   * settings (a Promise while they are looked up). Required, so that no step's
+   * need is forgotten: the adapters keep a body whole exactly when a step of
+   * the pipeline says so ({@link readsWholeBody}).
+   */
+  reads(parts: PipelineParts, name: string): Maybe<BodyReads>;
+}
+
+/** For a step that looks at no more than the journal's copy of any body. */
+export const FIRST_BYTES = (): BodyReads => 'first-bytes';
+
+/** A lookup that failed reads nothing more: the request will be answered with that failure. */
+const readsNothingMore = (): BodyReads => 'first-bytes';
+
+/**
+ * Whether any of `steps` reads the whole body of a request to `name`: `true` as
+ * soon as one says so now; else, when some must look their settings up, once
+ * they have. Derived from each step's {@link Step.reads}, never listed by hand.
+ */
+export function readsWholeBody(steps: readonly Step[], parts: PipelineParts, name: string): Maybe<boolean> {
+  const later: Promise<BodyReads>[] = [];
+  for (const step of steps) {
+    const reads = step.reads(parts, name);
+    if (reads === 'whole-body') return true;
+    if (reads instanceof Promise) later.push(reads.catch(readsNothingMore));
+  }
+  if (later.length === 0) return false;
+  return Promise.all(later).then((all) => all.includes('whole-body'));
 }
 
 /**

@@ -10,7 +10,7 @@ import { rawHeader } from '../../codec/raw-headers.js';
 import { BY_TWIN } from '../../journal/journal-entry.js';
 import type { TwinAnswer, TwinEngine } from '../../twin/twin-engine.js';
 import type { Exchange } from './exchange.js';
-import { after, type Maybe, type Step, type Verdict } from './step.js';
+import { after, type BodyReads, type Maybe, type Step, type Verdict } from './step.js';
 
 const decoder = new TextDecoder();
 
@@ -39,9 +39,17 @@ function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict 
     .then((answer) => verdictOf(exchange, answer));
 }
 
+/** A twin's engine reads every body whole (a create's JSON past the journal's copy is still stored). */
+const engineReads = (engine: TwinEngine | null): BodyReads => (engine === null ? 'first-bytes' : 'whole-body');
+
 export const twinStep: Step = {
   name: 'twin',
   passes: ({ twins }, name) => twins === undefined || twins.peek(name) === null,
+  reads({ twins }, name) {
+    if (twins === undefined) return 'first-bytes';
+    const known = twins.peek(name);
+    return known === undefined ? twins.engine(name).then(engineReads) : engineReads(known);
+  },
   run(exchange) {
     const twins = exchange.parts.twins;
     if (twins === undefined) return undefined;

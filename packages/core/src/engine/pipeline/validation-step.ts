@@ -11,6 +11,7 @@ import { errorAnswer } from '../../answer/endpoint-answer.js';
 import type { RouteTable } from '../../answer/routes/route-table.js';
 import type { ValidationMark } from '../../api/route-validation.js';
 import type { Exchange } from './exchange.js';
+import { routesRead } from './route-step.js';
 import { after, type Step, type Verdict } from './step.js';
 
 function refused(
@@ -55,4 +56,6 @@ export const validationStep: Step = {
   run: (exchange) => after(exchange.routes(), validate, exchange),
   // No routes: no route to validate against.
   passes: (parts, name) => parts.endpoints.routeTables.get(name) === null,
+  // A route validating the body counts in the routes' reads (`RouteTable.readsWholeBody`).
+  reads: routesRead,
 };
