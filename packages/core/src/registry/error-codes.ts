@@ -389,6 +389,10 @@ export const ERRORS = {
     when: '`PUT /api/endpoints/{name}/hosts` with a host mapped to another endpoint (by the API without `?move=true`, or by `MOCKPOINT_HOSTS`, which the API cannot change); or a mock file (`--config`, a `--watch` reload, `mockpoint apply`) mapping a host `MOCKPOINT_HOSTS` maps to another endpoint: nothing of the file is written (at start, the daemon does not start)',
     fix: 'remove the host from the other endpoint first, take it with `?move=true`, or pick another host; for a file, map the host in the file or in `MOCKPOINT_HOSTS`, not both',
   },
+  TWIN_EVENT_NOT_MADE: {
+    when: 'the fixture of a trigger (`mockpoint trigger`) ran its calls through the twin but they did not make the event asked for: one was refused by what the twin holds (its `rateLimit` spent, a collection at its limit, an object changed by hand); nothing is sent about it',
+    fix: "the message lists each call with the status it got: read what the refused one was about through the twin, reset the twin's collections or fix that object, and trigger again",
+  },
   SERVICE_TAKEN: {
     when: 'the protobuf definitions put for a name declare a service (by its full name, `shop.v1.Orders`) that another name already holds: a gRPC call to `/{package.Service}/{Method}` must reach one endpoint ([grpc.md](grpc.md))',
     fix: "remove the service from the other name's definitions (`DELETE /api/endpoints/{other}/grpc`), or give it another package",

@@ -339,7 +339,8 @@ export function paidBy(invoice: Obj, intent: Obj, now: number): Obj {
 /**
  * A subscription invoice's PaymentIntent that succeeded on a confirm pays it (`invoice.paid`,
  * `invoice.payment_succeeded`), and an `incomplete` subscription becomes `active`
- * (`customer.subscription.updated`), after the intent's own events.
+ * (`customer.subscription.updated`), a `paused` one whose resumption invoice it is `active` for
+ * the period it bills (`customer.subscription.resumed` too), after the intent's own events.
  */
 export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
   if (intent.status !== 'succeeded' || typeof intent.invoice !== 'string') return;
@@ -349,9 +350,27 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
   const events = ['invoice.updated', 'invoice.paid', 'invoice.payment_succeeded'];
   writeInvoice('updated', paid, events, kit);
   const subscription = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
-  if (subscription?.object !== 'subscription' || subscription.status !== 'incomplete') return;
+  if (subscription?.object !== 'subscription') return;
+  if (subscription.status === 'paused' && subscription.latest_invoice === invoice.id) {
+    // Its resumption invoice (stripe-resume.ts): the period it bills begins.
+    const lines = (record(invoice.lines)?.data as Obj[] | undefined) ?? [];
+    const period = record(lines[0]?.period) ?? {};
+    const object = {
+      ...subscription,
+      status: 'active',
+      billing_cycle_anchor: period.start,
+      current_period_start: period.start,
+      current_period_end: period.end,
+    };
+    kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object, events: RESUMED, after: true });
+    return;
+  }
+  if (subscription.status !== 'incomplete') return;
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...subscription, status: 'active' }, after: true });
 }
+
+/** The events of a subscription that moved from `paused` to `active`. */
+export const RESUMED = ['customer.subscription.resumed', 'customer.subscription.updated'];
 
 /** The payment method a customer's invoices are charged to (`invoice_settings.default_payment_method`), if any. */
 export async function customerMethod(customer: unknown, kit: FlowKit): Promise<string | null> {

@@ -55,6 +55,8 @@ export function stripeEventTypes(change: TwinChange): string[] {
   const own =
     change.kind === 'action' ? [] : [`${name === 'subscription' ? 'customer.subscription' : name}.${change.kind}`];
   if (name === 'subscription') return [...own, ...subscriptionMoved(change)];
+  // A payout made is paid at once (stripe-payouts.ts).
+  if (name === 'payout' && change.kind === 'created' && object.status === 'paid') return [...own, 'payout.paid'];
   const intent = Object.hasOwn(INTENTS, name) ? INTENTS[name] : undefined;
   if (intent === undefined || change.kind === 'deleted' || change.kind === 'updated') return own;
   // A decline leaves the intent where it was, with its error; an intent not confirmed moved nowhere.

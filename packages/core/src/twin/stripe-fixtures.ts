@@ -71,13 +71,23 @@ const paused: FixtureStep[] = [
   },
   { method: 'POST', path: '/v1/subscriptions/{id}', body: { trial_end: 'now' } },
 ];
+/** The paused subscription's customer given a card (`pm_card_visa` attached, the subscription's default), then resumed. */
+const resumed: FixtureStep[] = [
+  ...paused,
+  attachTo('{customer}'),
+  {
+    method: 'POST',
+    path: '/v1/subscriptions/{subscription}',
+    body: { default_payment_method: '{payment_method}' },
+  },
+  { method: 'POST', path: '/v1/subscriptions/{subscription}/resume' },
+];
 const manual = intent({ payment_method: 'pm_card_visa', confirm: true, capture_method: 'manual' });
 /** `pm_card_visa` attached to the customer before it: a new `pm_` of that customer, as Stripe clones it. */
-const attach: FixtureStep = {
-  method: 'POST',
-  path: '/v1/payment_methods/pm_card_visa/attach',
-  body: { customer: '{customer}' },
-};
+function attachTo(customer: string): FixtureStep {
+  return { method: 'POST', path: '/v1/payment_methods/pm_card_visa/attach', body: { customer } };
+}
+const attach = attachTo('{customer}');
 const tagged = { 'metadata[foo]': 'bar' };
 /** A test clock at 2020-01-01 and its advance by a month, as the Stripe CLI's fixtures make them. */
 const clock: FixtureStep = {
@@ -95,6 +105,40 @@ const setup = (extra: Record<string, string | boolean>): FixtureStep => ({
   path: '/v1/setup_intents',
   body: { description: '(created by mockpoint trigger)', 'payment_method_types[0]': 'card', ...extra },
 });
+
+/** A customer's pending invoice item of $20 and a draft invoice that includes it. */
+const invoiced: FixtureStep[] = [
+  customer,
+  {
+    method: 'POST',
+    path: '/v1/invoiceitems',
+    body: { amount: 2000, currency: 'usd', customer: '{customer}', description: '(created by mockpoint trigger)' },
+  },
+  {
+    method: 'POST',
+    path: '/v1/invoices',
+    body: {
+      customer: '{customer}',
+      description: '(created by mockpoint trigger)',
+      pending_invoice_items_behavior: 'include',
+    },
+  },
+];
+/** A payment that succeeds, then a payout of $11 (paid at once, stripe-payouts.ts). */
+const payout: FixtureStep[] = [
+  paid,
+  {
+    method: 'POST',
+    path: '/v1/payouts',
+    body: { amount: 1100, currency: 'usd', description: '(created by mockpoint trigger)' },
+  },
+];
+/** A payment link of a new monthly price. */
+const link: FixtureStep[] = [
+  product,
+  price({ 'recurring[interval]': 'month' }),
+  { method: 'POST', path: '/v1/payment_links', body: { 'line_items[0][price]': '{id}', 'line_items[0][quantity]': 1 } },
+];
 
 /** Stripe's: the calls `stripe trigger` makes for the same event (its fixtures), in the twin's flows. */
 export const STRIPE: Record<string, readonly FixtureStep[]> = {
@@ -151,6 +195,7 @@ export const STRIPE: Record<string, readonly FixtureStep[]> = {
     },
   ],
   'customer.subscription.paused': paused,
+  'customer.subscription.resumed': resumed,
   'charge.dispute.created': [intent({ payment_method: 'pm_card_createDispute', confirm: true })],
   'payment_method.attached': [customer, attach],
   'payment_method.detached': [customer, attach, { method: 'POST', path: '/v1/payment_methods/{id}/detach' }],
@@ -167,5 +212,14 @@ export const STRIPE: Record<string, readonly FixtureStep[]> = {
   'test_helpers.test_clock.advancing': [clock, advance],
   'test_helpers.test_clock.ready': [clock, advance],
   'test_helpers.test_clock.deleted': [clock, { method: 'DELETE', path: '/v1/test_helpers/test_clocks/{id}' }],
+  'invoice.updated': [...invoiced, { method: 'POST', path: '/v1/invoices/{id}', body: tagged }],
+  'payout.created': payout,
+  'payout.paid': payout,
+  'payout.updated': [...payout, { method: 'POST', path: '/v1/payouts/{id}', body: tagged }],
+  'payment_link.created': link,
+  'payment_link.updated': [
+    ...link,
+    { method: 'POST', path: '/v1/payment_links/{id}', body: { allow_promotion_codes: true } },
+  ],
   'price.updated': [product, price({}), { method: 'POST', path: '/v1/prices/{id}', body: tagged }],
 };

@@ -19,6 +19,7 @@ import {
   canceledSubscription,
   createdPrice,
   creatingSubscription,
+  INVOICES,
   PRICES,
   paidInvoice,
   SUBSCRIPTIONS,
@@ -38,8 +39,12 @@ import {
   subscribes,
 } from './stripe-events.js';
 import { INVOICE_PAYMENTS, invoicePaymentPaths, listPayments } from './stripe-invoice-payments.js';
+import { creatingInvoice } from './stripe-invoices.js';
+import { creatingLink, PAYMENT_LINKS } from './stripe-links.js';
 import { checkMetadata } from './stripe-metadata.js';
+import { createdPayout, PAYOUTS } from './stripe-payouts.js';
 import { creatingRefund } from './stripe-refunds.js';
+import { resumedSubscription } from './stripe-resume.js';
 import {
   createdSetup,
   creatingMethod,
@@ -165,6 +170,9 @@ async function acting(
   if (op.template === `${CLOCKS}/{test_clock}/advance` && op.method === 'POST') {
     return stored === undefined ? undefined : advanceClock(stored, sent, kit);
   }
+  if (op.template === `${SUBSCRIPTIONS}/{subscription}/resume` && op.method === 'POST' && stored !== undefined) {
+    return resumedSubscription(stored, sent, kit);
+  }
   if (op.template === `${SUBSCRIPTIONS}/{subscription_exposed_id}` && op.method === 'DELETE' && stored !== undefined) {
     const outcome = canceledSubscription(stored, kit);
     return 'object' in outcome ? outcome : { error: outcome };
@@ -189,8 +197,25 @@ function creating(
   if (template === INTENTS) return creatingIntent(object, sent, kit);
   if (template === PRICES) createdPrice(object, sent, kit);
   if (template === ENDPOINTS) return Promise.resolve(creatingEndpoint(object, sent, kit));
+  if (template === PAYMENT_LINKS) return creatingLink(object, sent, kit);
+  if (template === INVOICES) return creatingInvoice(object, sent, kit);
   return Promise.resolve(undefined);
 }
+
+/**
+ * The collections whose new objects Stripe makes `active: true` unless `active=false` is sent
+ * (the document's examples say `false`): products, prices, plans, payment links, promotion codes,
+ * tax and shipping rates.
+ */
+const ACTIVE = new Set([
+  '/v1/products',
+  PRICES,
+  '/v1/plans',
+  PAYMENT_LINKS,
+  '/v1/promotion_codes',
+  '/v1/tax_rates',
+  '/v1/shipping_rates',
+]);
 
 /** The test card a PaymentIntent made with `confirm: true` pays as, for `created` (the same object). */
 const PAYS_AS = new WeakMap<Record<string, unknown>, string>();
@@ -232,7 +257,12 @@ export const stripeFlows: TwinFlows = {
     limit: endpointLimit,
   },
   created(template, object, sent, tools) {
+    if (ACTIVE.has(template) && 'active' in object) object.active = sent.active !== false;
     if (template === SETUP_INTENTS) return createdSetup(object);
+    if (template === PAYOUTS) {
+      createdPayout(object, sent, tools);
+      return undefined;
+    }
     if (template === ENDPOINTS) {
       object.secret = `whsec_${tools.newId('')}${tools.newId('').slice(0, 8)}`;
       object.status = 'enabled';

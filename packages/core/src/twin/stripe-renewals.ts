@@ -91,7 +91,7 @@ export async function runStep(running: Running, step: Step, kit: FlowKit): Promi
 }
 
 /** The payment method a subscription's invoices are charged to, and the test card it pays as. */
-async function payingOf(sub: Obj, kit: FlowKit): Promise<{ method: string | null; test?: string | undefined }> {
+export async function payingOf(sub: Obj, kit: FlowKit): Promise<{ method: string | null; test?: string | undefined }> {
   const own = typeof sub.default_payment_method === 'string' ? sub.default_payment_method : null;
   const method = own ?? (await customerMethod(sub.customer, kit));
   return { method, test: method === null ? undefined : await testOf(method, kit) };
@@ -104,7 +104,7 @@ function nextAttempt(created: number, attempts: number): number | null {
 }
 
 /** What a subscription's items cost a period, at their prices. */
-function totalOf(sub: Obj): number {
+export function totalOf(sub: Obj): number {
   const lines = (sub.items as { data?: Obj[] } | undefined)?.data ?? [];
   return lines.reduce(
     (sum, line) => sum + (Number((line.price as Obj | undefined)?.unit_amount) || 0) * Number(line.quantity ?? 1),

@@ -483,6 +483,7 @@ export class TwinEngine {
     return {
       ...this.#tools,
       version: version ?? newestVersion(profile),
+      examples: this.#examples,
       checkVersion: (value, param) =>
         isKnownVersion(profile.versions, value) ? undefined : unknownVersion(profile, String(value), param),
       find: (id) => this.#find(id),

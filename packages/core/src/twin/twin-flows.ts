@@ -65,6 +65,8 @@ export interface FlowKit extends FlowTools {
   snapshot(type: string, object: Record<string, unknown>): void;
   /** The API version the request is answered in (twin-versions.ts); `undefined` for a profile without versions. */
   version: string | undefined;
+  /** Whether what the twin never made answers from the document's examples (`unseen: "examples"`). */
+  examples: boolean;
   /** The provider's refusal of `value` as an API version, sent as `param`; `undefined` when it knows it. */
   checkVersion(value: unknown, param: string): FlowError | undefined;
 }

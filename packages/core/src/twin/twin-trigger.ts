@@ -4,7 +4,8 @@
  * against the real test mode. The twin makes the objects the event is about
  * through its own API (twin-fixtures.ts), so the event is emitted by its flows
  * as a client's calls emit it: kept (`GET /v1/events`), delivered to every
- * subscribed endpoint. A Stripe event no flow makes (`checkout.session.completed`)
+ * subscribed endpoint; a fixture whose calls did not make its event sends
+ * nothing (`TWIN_EVENT_NOT_MADE`). A Stripe event with no fixture (`payout.paid`)
  * is emitted about the document's example of its object. With `to`, one more
  * delivery of the event goes to that URL, signed the provider's way.
  *
@@ -132,15 +133,19 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
 
 /**
  * `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository and its `{owner}`,
- * the label, the trigger's `{unique}` word, a customer's and a price's id, a commit's `{sha}`.
+ * the label, the trigger's `{unique}` word, a customer's, a price's, a subscription's and a
+ * payment method's id, a commit's `{sha}`.
  */
 function filled(text: string, last: Record<string, unknown>, words: Record<string, string>): string {
-  return text.replace(/\{(id|number|name|repo|owner|label|unique|customer|price|sha)\}/g, (whole, word: string) => {
-    const value = words[word] ?? last[word];
-    return typeof value === 'string' || typeof value === 'number'
-      ? encodeURIComponent(String(value)).replace(/%2F/g, '/')
-      : whole;
-  });
+  return text.replace(
+    /\{(id|number|name|repo|owner|label|unique|customer|price|subscription|payment_method|sha)\}/g,
+    (whole, word: string) => {
+      const value = words[word] ?? last[word];
+      return typeof value === 'string' || typeof value === 'number'
+        ? encodeURIComponent(String(value)).replace(/%2F/g, '/')
+        : whole;
+    },
+  );
 }
 
 function encoded(
@@ -156,13 +161,26 @@ function encoded(
   return { body: form.toString(), type: 'application/x-www-form-urlencoded' };
 }
 
-/** Runs a fixture's calls through the twin, each told what it emitted; the last object answered. */
+/**
+ * `TWIN_EVENT_NOT_MADE`: a fixture's calls did not make the event asked for (the twin's state
+ * refused one of them); what they emitted and each call's status say where it stopped.
+ */
+function notMade(type: string, events: TriggerResult['events'], answers: string[]): MockpointError {
+  const made = events.length === 0 ? 'no event' : sentence([...new Set(events.map((one) => one.type))], 'and');
+  return new MockpointError(
+    'TWIN_EVENT_NOT_MADE',
+    `event: the calls that make "${type}" (${answers.join(', ')}) made ${made}, not "${type}"; nothing was sent about it. Read what the refused call was about through the twin, reset the twin's collections or fix that object, and trigger again`,
+  );
+}
+
+/** Runs a fixture's calls through the twin, each told what it emitted; each call and its status (`POST /v1/customers 200`). */
 async function runFixture(
   engine: TwinEngine,
   steps: readonly FixtureStep[],
   words: Record<string, string>,
   heard: (type: string, event: Record<string, unknown>) => void,
-): Promise<Record<string, unknown>> {
+): Promise<string[]> {
+  const answers: string[] = [];
   const auth = engine.profile.auth;
   const authorization = auth === undefined ? undefined : `${auth.schemes[0]} ${auth.bearerPrefix}trigger`;
   let last: Record<string, unknown> = {};
@@ -176,6 +194,7 @@ async function runFixture(
       header: (name) => (name === 'authorization' ? authorization : name === 'content-type' ? type : undefined),
       onEvent: heard,
     });
+    answers.push(`${step.method} ${filled(step.path, last, words)} ${answer.status}`);
     const value = answer.body === '' ? {} : (JSON.parse(answer.body) as Record<string, unknown>);
     // A declined card answers its error with the intent in it.
     const error = value.error as Record<string, unknown> | undefined;
@@ -186,7 +205,7 @@ async function runFixture(
     const commit = object.commit as { sha?: unknown } | null | undefined;
     if (typeof commit?.sha === 'string') words.sha = commit.sha;
   }
-  return last;
+  return answers;
 }
 
 /** The secret `to`'s delivery is signed with: the one asked for, a subscription's to that URL, or a new one. */
@@ -218,17 +237,14 @@ export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): P
     label: `triage-${unique}`,
     unique,
   };
-  let last: Record<string, unknown> = {};
-  if (steps !== undefined) last = await runFixture(engine, steps, words, heard);
-  if (!events.some((one) => one.type === type)) {
-    // No flow made it (an object only the document describes): its example, as its read answers it.
-    if (steps === undefined && template !== undefined) last = exampleObject(engine, template, type);
-    const [owner = 'octocat', repo = 'hello-world'] = (trigger.repo ?? 'octocat/hello-world').split('/');
-    await engine.announce(
-      [type],
-      { kind: 'action', template: template ?? '', object: last, values: { owner, repo } },
-      heard,
-    );
+  if (steps !== undefined) {
+    const answers = await runFixture(engine, steps, words, heard);
+    // Only what the flows made is sent: a fixture that did not make its event says so.
+    if (!events.some((one) => one.type === type)) throw notMade(type, events, answers);
+  } else if (template !== undefined) {
+    // No flow makes it (an object only the document describes): its example, as its read answers it.
+    const object = exampleObject(engine, template, type);
+    await engine.announce([type], { kind: 'action', template, object }, heard);
   }
   const result: TriggerResult = { event: type, events };
   if (trigger.to !== undefined) {

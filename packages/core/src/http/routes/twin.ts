@@ -229,6 +229,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
       [
         'INVALID_TRIGGER',
         'UNKNOWN_TWIN_EVENT',
+        'TWIN_EVENT_NOT_MADE',
         'TWIN_NOT_FOUND',
         'INVALID_DELIVERY_URL',
         'DELIVERY_HOST_NOT_ALLOWED',
