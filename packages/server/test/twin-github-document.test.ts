@@ -145,6 +145,9 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
       .sort(),
   ).toEqual([
     'delete /repos/{owner}/{repo}/git/refs/{ref}',
+    // Sent without `q`, which GitHub's searches need (the twin searches what it holds).
+    'get /search/issues',
+    'get /search/repositories',
     'patch /repos/{owner}/{repo}/git/refs/{ref}',
     'post /orgs/{org}/repos',
     'post /repos/{owner}/{repo}/git/refs',

@@ -152,9 +152,25 @@ function invalid(field: string, value: string): OwnAnswer {
   return { error: validationFailed('invalid', [{ resource: 'Search', field, code: 'invalid', value: shown }]) };
 }
 
-/** A search's page as GitHub answers it: every item with its `score` (the twin's: 1). */
-function wrap(items: Record<string, unknown>[], total: number): unknown {
-  return { total_count: total, incomplete_results: false, items: items.map((item) => ({ ...item, score: 1 })) };
+/**
+ * A search's page as GitHub answers it: the envelope of the document's example (its `search_type`
+ * where it has one), every item with its `score` (the twin's: 1).
+ */
+function wrapping(state: FlowState, template: string) {
+  const {
+    items: _items,
+    total_count: _total,
+    incomplete_results: _incomplete,
+    ...envelope
+  } = state.example('GET', template);
+  // `items` before the example's other members: Octokit's `paginate` takes the first member
+  // besides `total_count` and `incomplete_results` as the page's items.
+  return (items: Record<string, unknown>[], total: number): unknown => ({
+    total_count: total,
+    incomplete_results: false,
+    items: items.map((item) => ({ ...item, score: 1 })),
+    ...envelope,
+  });
 }
 
 /** The query's terms, or GitHub's `422` of a query missing or too long. */
@@ -181,7 +197,7 @@ async function searchIssues(sent: OwnRequest, state: FlowState): Promise<OwnAnsw
     }
   }
   const sorted = ordered(found, sent.query, { created: 'created_at', updated: 'updated_at', comments: 'comments' });
-  return Array.isArray(sorted) ? { list: sorted, wrap } : sorted;
+  return Array.isArray(sorted) ? { list: sorted, wrap: wrapping(state, '/search/issues') } : sorted;
 }
 
 async function searchRepositories(sent: OwnRequest, state: FlowState): Promise<OwnAnswer> {
@@ -194,7 +210,7 @@ async function searchRepositories(sent: OwnRequest, state: FlowState): Promise<O
       return matches(terms, (term) => repoMeets(term, repository), fields);
     });
   const sorted = ordered(found, sent.query, { updated: 'updated_at' });
-  return Array.isArray(sorted) ? { list: sorted, wrap } : sorted;
+  return Array.isArray(sorted) ? { list: sorted, wrap: wrapping(state, '/search/repositories') } : sorted;
 }
 
 /** `GET /search/issues` and `GET /search/repositories` of what the twin holds; `undefined`: another operation. */

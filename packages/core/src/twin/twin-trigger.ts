@@ -111,6 +111,9 @@ export function triggerable(engine: TriggerTwin): string[] {
   return [...fixtures.sort(), ...more.sort()];
 }
 
+/** The most events an `UNKNOWN_TWIN_EVENT` message names. */
+const MOST_LISTED = 30;
+
 function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
   const known = Object.keys(fixturesOf(engine.profile.flows)).sort();
   if (engine.events === undefined) {
@@ -122,11 +125,16 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
       )}`,
     );
   }
-  const more = triggerable(engine).length - known.length;
+  // Those of the asked event's object first (`payment_intent.*` for `payment_intent.teleported`),
+  // then the others, a few: the message stays short, and the twin's setting lists them all.
+  const object = type.split('.')[0];
+  const family = known.filter((one) => one.split('.')[0] === object);
+  const shown = [...family, ...known.filter((one) => !family.includes(one))].slice(0, MOST_LISTED);
+  const more = triggerable(engine).length - shown.length;
   return new MockpointError(
     'UNKNOWN_TWIN_EVENT',
-    `event: ${engine.profile.name} has no event "${type}"; one of ${known.join(', ')}${
-      more > 0 ? ` and ${more} more its document names (GET /api/endpoints/{name}/twin lists them all)` : ''
+    `event: ${engine.profile.name} has no event "${type}"; one of ${shown.join(', ')}${
+      more > 0 ? ` and ${more} more (GET /api/endpoints/{name}/twin lists them all as triggers)` : ''
     }`,
   );
 }
@@ -166,12 +174,23 @@ function encoded(
  * refused one of them); what they emitted and each call's status say where it stopped.
  */
 function notMade(type: string, events: TriggerResult['events'], answers: string[]): MockpointError {
-  const made = events.length === 0 ? 'no event' : sentence([...new Set(events.map((one) => one.type))], 'and');
+  const types = [...new Set(events.map((one) => one.type))];
+  const made =
+    types.length === 0
+      ? 'no event'
+      : `${sentence(types.slice(0, MOST_NAMED), 'and')}${types.length > MOST_NAMED ? ` (${types.length} kinds)` : ''}`;
+  // The refused calls say where it stopped (a few, and how many calls there were): the message stays short.
+  const refused = answers.filter((answer) => !/ 2\d\d$/.test(answer));
+  const named = (refused.length > 0 ? refused : answers).slice(0, MOST_NAMED).join(', ');
+  const calls = `${answers.length} call${answers.length === 1 ? '' : 's'}${refused.length > 0 ? `, refused: ${named}` : `: ${named}`}`;
   return new MockpointError(
     'TWIN_EVENT_NOT_MADE',
-    `event: the calls that make "${type}" (${answers.join(', ')}) made ${made}, not "${type}"; nothing was sent about it. Read what the refused call was about through the twin, reset the twin's collections or fix that object, and trigger again`,
+    `event: the calls that make "${type}" (${calls}) made ${made}, not "${type}"; nothing was sent about it. Read what the refused call was about through the twin, reset the twin's collections or fix that object, and trigger again`,
   );
 }
+
+/** The most event kinds and calls a `TWIN_EVENT_NOT_MADE` message names. */
+const MOST_NAMED = 3;
 
 /** Runs a fixture's calls through the twin, each told what it emitted; each call and its status (`POST /v1/customers 200`). */
 async function runFixture(
