@@ -11,6 +11,7 @@ import {
   makeTempDir,
   requestJson,
   runCli,
+  sharedDaemon,
   startDaemon,
   useDaemons,
 } from './helpers/daemon.js';
@@ -184,8 +185,11 @@ describe('durability and the data directory', () => {
 });
 
 describe('under concurrent load', () => {
+  // One daemon (LevelDB) for the three: each works on names of its own.
+  const loaded = sharedDaemon();
+
   it('200 concurrent adds of distinct names all succeed and are all readable', async () => {
-    const daemon = await startDaemon();
+    const daemon = await loaded();
     const names = Array.from({ length: 200 }, (_, i) => `n${i}`);
     const adds = await Promise.all(names.map((name, i) => addEndpoint(daemon.url, { name, data: i })));
     expect(adds.map((a) => a.status)).toEqual(names.map(() => 201));
@@ -194,7 +198,7 @@ describe('under concurrent load', () => {
   });
 
   it('50 concurrent adds of one name: exactly one 201, 49 x 409, and the winner is stored', async () => {
-    const daemon = await startDaemon();
+    const daemon = await loaded();
     const adds = await Promise.all(
       Array.from({ length: 50 }, (_, i) => addEndpoint(daemon.url, { name: 'contested', data: i })),
     );
@@ -208,7 +212,7 @@ describe('under concurrent load', () => {
   });
 
   it('100 concurrent reads of a 300 ms endpoint wait concurrently, not in turn', async () => {
-    const daemon = await startDaemon();
+    const daemon = await loaded();
     expect(await addEndpoint(daemon.url, { name: 'slow', data: 'late', delay: 300 })).toMatchObject({ status: 201 });
     const started = performance.now();
     const reads = await Promise.all(

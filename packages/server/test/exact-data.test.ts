@@ -5,7 +5,7 @@
 // A real daemon on a real socket, with the LevelDB store in a temp directory.
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type Daemon, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
+import { type Daemon, makeTempDir, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 useDaemons();
 
@@ -20,9 +20,13 @@ function code(text: string): string {
   return (JSON.parse(text) as { error: { code: string } }).error.code;
 }
 
-async function daemon(dataDir?: string): Promise<Daemon> {
-  return startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir ?? (await makeTempDir()) } });
+/** A daemon on LevelDB in `dataDir`. */
+function daemon(dataDir: string): Promise<Daemon> {
+  return startDaemon({ env: { MOCKPOINT_DATA_DIR: dataDir } });
 }
+
+/** One LevelDB daemon for the tests that need no restart or setting of their own, emptied after each. */
+const shared = sharedDaemon(async () => ({ env: { MOCKPOINT_DATA_DIR: await makeTempDir() } }), { clean: true });
 
 describe('exact JSON', () => {
   it('an add stores the data text as sent; endpoint, echo, get, list and a restart all show it', async () => {
@@ -47,7 +51,7 @@ describe('exact JSON', () => {
   });
 
   it('a replace stores and echoes the exact text too', async () => {
-    const server = await daemon();
+    const server = await shared();
     const put = await send(`${server.url}/api/endpoints/r`, 'PUT', `{"data":[${EXACT},-0.0e-0]}`);
     expect(put.status, put.text).toBe(201);
     expect(put.text).toBe(`{"name":"r","data":[${EXACT},-0.0e-0],"statusCode":200,"delay":0}`);
@@ -57,7 +61,7 @@ describe('exact JSON', () => {
   });
 
   it('a key twice in one object is refused with 400 DUPLICATE_KEY, and nothing is stored', async () => {
-    const server = await daemon();
+    const server = await shared();
     for (const body of [
       '{"name":"dup","data":{"a":1,"a":2}}',
       '{"name":"dup","data":[{"x":{"k":1,"\\u006b":2}}]}',
@@ -75,7 +79,7 @@ describe('exact JSON', () => {
 
 describe('bytes that are not UTF-8', () => {
   it('are refused with 400 INVALID_UTF8 on add and replace, never stored as U+FFFD', async () => {
-    const server = await daemon();
+    const server = await shared();
     const head = new TextEncoder().encode('{"name":"bin","data":"caf');
     const body = new Uint8Array([...head, 0xe9, 0x22, 0x7d]); // Latin-1 é, then "}
     const add = await send(`${server.url}/api/endpoint/add`, 'PUT', body);
@@ -91,7 +95,7 @@ describe('Content-Encoding on add and replace', () => {
   const json = `{"name":"zip","data":${EXACT}}`;
 
   it('gzip and deflate bodies are decoded and stored as their text', async () => {
-    const server = await daemon();
+    const server = await shared();
     const add = await send(`${server.url}/api/endpoint/add`, 'PUT', gzipSync(json), { 'content-encoding': 'gzip' });
     expect(add.status, add.text).toBe(201);
     expect((await send(`${server.url}/endpoint/zip`, 'GET')).text).toBe(EXACT);
@@ -114,7 +118,7 @@ describe('Content-Encoding on add and replace', () => {
   });
 
   it('an unknown coding is 415 with Accept-Encoding; broken gzip is 400; nothing is stored', async () => {
-    const server = await daemon();
+    const server = await shared();
     const br = await send(`${server.url}/api/endpoint/add`, 'PUT', brotliCompressSync(json), {
       'content-encoding': 'br',
     });

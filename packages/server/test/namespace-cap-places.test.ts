@@ -6,7 +6,16 @@
 // and between two replicas of one Redis.
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, type Daemon, killAll, makeTempDir, removeTempDirs, startDaemon } from './helpers/daemon.js';
+import {
+  assertBuilt,
+  type CliOptions,
+  type Daemon,
+  killAll,
+  makeTempDir,
+  removeTempDirs,
+  sharedDaemon,
+  startDaemon,
+} from './helpers/daemon.js';
 
 let redis: TestRedis | undefined;
 
@@ -21,12 +30,13 @@ const CAP = 2;
 
 type Store = 'memory' | 'LevelDB' | 'Redis';
 
-async function daemonOn(store: Store): Promise<Daemon> {
+/** How a daemon on `store` with the cap starts. */
+async function optionsOn(store: Store): Promise<CliOptions> {
   const cap = ['--max-endpoints-per-namespace', String(CAP)];
-  if (store === 'memory') return startDaemon({ args: ['--memory', ...cap] });
-  if (store === 'LevelDB') return startDaemon({ args: ['--data-dir', await makeTempDir('mockpoint-cap-'), ...cap] });
+  if (store === 'memory') return { args: ['--memory', ...cap] };
+  if (store === 'LevelDB') return { args: ['--data-dir', await makeTempDir('mockpoint-cap-'), ...cap] };
   redis ??= await startTestRedis();
-  return startDaemon({ args: ['--redis-url', redis.socket, ...cap] });
+  return { args: ['--redis-url', redis.socket, ...cap] };
 }
 
 let namespaces = 0;
@@ -57,8 +67,11 @@ async function listed(api: string): Promise<string[]> {
 const FULL = { status: 429, code: 'TOO_MANY_ENDPOINTS' };
 
 describe.each<Store>(['memory', 'LevelDB', 'Redis'])('the cap on names, on %s', (store) => {
+  // The cap is a namespace's: each test works in a new namespace of the store's one daemon.
+  const daemonOn = sharedDaemon(() => optionsOn(store));
+
   it('a route delete on names that hold nothing takes no place', async () => {
-    const api = await namespaceOf(await daemonOn(store));
+    const api = await namespaceOf(await daemonOn());
     for (const name of ['a', 'b', 'c']) {
       expect(await send(`${api}/endpoints/${name}/routes/r1`, 'DELETE')).toEqual({ status: 404, code: 'NOT_FOUND' });
     }
@@ -73,7 +86,7 @@ describe.each<Store>(['memory', 'LevelDB', 'Redis'])('the cap on names, on %s', 
   });
 
   it('queued answers make a name that counts, and a delete frees it', async () => {
-    const api = await namespaceOf(await daemonOn(store));
+    const api = await namespaceOf(await daemonOn());
     const queued = { answers: [{ data: 1 }] };
     expect(await send(`${api}/endpoints/q1/queue`, 'POST', queued)).toEqual({ status: 201 });
     expect(await send(`${api}/endpoints/q2/queue`, 'POST', queued)).toEqual({ status: 201 });
@@ -87,7 +100,7 @@ describe.each<Store>(['memory', 'LevelDB', 'Redis'])('the cap on names, on %s', 
   });
 
   it('deletes racing writes of one name never leave it holding something uncounted', async () => {
-    const api = await namespaceOf(await daemonOn(store));
+    const api = await namespaceOf(await daemonOn());
     // 100 rounds of a write and a delete of `r` at once: whichever lands last, `r` either holds its
     // record and counts, or holds nothing.
     for (let round = 0; round < 100; round++) {

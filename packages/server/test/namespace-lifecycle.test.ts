@@ -393,14 +393,17 @@ describe('idle namespaces are unloaded (memory and LevelDB)', () => {
 describe('idle namespaces are unloaded (Redis)', () => {
   let redis: TestRedis | undefined;
   afterAll(() => redis?.dispose());
+  // One daemon for the two, as on the other stores: each uses namespaces of its own names.
+  const daemonOf = sharedDaemon(async () => {
+    redis ??= await startTestRedis();
+    return { env: { MOCKPOINT_REDIS_URL: redis.socket } };
+  });
 
   it('an unloaded namespace comes back whole: data, queued answer, the shared clock, journal', async () => {
-    redis = await startTestRedis();
-    await comesBackWhole(await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }));
+    await comesBackWhole(await daemonOf());
   });
 
   it('an unloaded namespace waits as before: a long-poll, a journal stream and a queued hang are held', async () => {
-    redis ??= await startTestRedis();
-    await waitsAfterUnload(await startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } }));
+    await waitsAfterUnload(await daemonOf());
   });
 });

@@ -14,6 +14,7 @@ import {
   removeTempDirs,
   requestJson,
   runCli,
+  sharedDaemon,
   startDaemon,
 } from './helpers/daemon.js';
 
@@ -65,15 +66,20 @@ function fresh(label: string): string {
 }
 
 describe('three daemons on one redis-server', () => {
+  // The tests that read and write names of their own share three replicas (each started on first
+  // use, SIGKILLed after the last test); a test that kills a replica starts its own.
+  const shared = [0, 1, 2].map(() => sharedDaemon(() => ({ env: { MOCKPOINT_REDIS_URL: redis.socket } })));
+  const sharedReplicas = (): Promise<Daemon[]> => Promise.all(shared.map((replica) => replica()));
+
   it('each names the Redis store in its start-up line and /api/health', async () => {
-    const [a] = await replicas(1);
+    const [a] = await sharedReplicas();
     expect(a!.store).toBe(`redis at unix:${redis.socket}, appendfsync always`);
     const health = await requestJson(`${a!.url}/api/health`);
     expect(health).toMatchObject({ status: 200, body: { status: 'ok', store: 'redis' } });
   });
 
   it('an endpoint added on A is served byte for byte by B and C, and listed by each', async () => {
-    const [a, b, c] = await replicas(3);
+    const [a, b, c] = await sharedReplicas();
     const name = fresh('shared');
     const data = { text: 'héllo — 日本語 🎉', list: [1, 2.5, null, true], nested: { deep: ['x'] } };
     expect((await addEndpoint(a!.url, { name, data, statusCode: 202 })).status).toBe(201);
@@ -85,7 +91,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('45 concurrent adds of one name spread over the three give exactly one 201, and all serve the winner', async () => {
-    const all = await replicas(3);
+    const all = await sharedReplicas();
     const name = fresh('race');
     const results = await Promise.all(
       Array.from({ length: 45 }, (_, i) => addEndpoint(all[i % 3]!.url, { name, data: { writer: i } })),
@@ -98,7 +104,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('a replace on one replica is served by the others, whose caches held the old answer, every time', async () => {
-    const all = await replicas(3);
+    const all = await sharedReplicas();
     const name = fresh('replace');
     await addEndpoint(all[0]!.url, { name, data: 0 });
     for (let round = 1; round <= 30; round++) {
@@ -117,7 +123,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('routes set on A answer on B and C; each later change (append, remove one, replace, clear) is seen by replicas that had the table cached', async () => {
-    const all = await replicas(3);
+    const all = await sharedReplicas();
     const [a, b, c] = all as [Daemon, Daemon, Daemon];
     const name = fresh('routes');
     const at = (daemon: Daemon, subpath: string) => read(daemon, `${name}${subpath}`);
@@ -157,7 +163,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('a POST to B is listed by C and wakes a long-poll held on A; ids compare across replicas', async () => {
-    const [a, b, c] = await replicas(3);
+    const [a, b, c] = await sharedReplicas();
     const name = fresh('hook');
     await addEndpoint(a!.url, { name, data: { ok: true } });
     const longPoll = requestJson(`${a!.url}/api/endpoints/${name}/requests?wait=20000&count=1`);
@@ -185,7 +191,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('a queue pushed through A is shared: 50 concurrent requests spread over A, B and C get each queued answer exactly once', async () => {
-    const all = await replicas(3);
+    const all = await sharedReplicas();
     const name = fresh('retry');
     await addEndpoint(all[0]!.url, { name, data: { stored: true } });
     const exact = '{"id":12345678901234567890,"price":1.0}';
@@ -223,7 +229,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('a reset queued on A breaks a request to B; a hang on B is released by clearing the queue on C', async () => {
-    const [a, b, c] = await replicas(3);
+    const [a, b, c] = await sharedReplicas();
     const name = fresh('fault');
     await addEndpoint(a!.url, { name, data: 'after the hang' });
     const queued = await requestJson(`${a!.url}/api/endpoints/${name}/queue`, {
@@ -259,7 +265,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('a delete on C is a 404 on every replica, including those that had it cached', async () => {
-    const [a, b, c] = await replicas(3);
+    const [a, b, c] = await sharedReplicas();
     const name = fresh('gone');
     await addEndpoint(a!.url, { name, data: 'here' });
     for (const daemon of [a!, b!, c!]) {
@@ -285,7 +291,7 @@ describe('three daemons on one redis-server', () => {
   });
 
   it('Redis stopped: writes and uncached reads answer 503 STORE_UNAVAILABLE; Redis back: writes succeed, nothing acknowledged is lost', async () => {
-    const all = await replicas(3);
+    const all = await sharedReplicas();
     const acknowledged = new Map<string, string>();
     for (let i = 0; i < 15; i++) {
       const name = fresh('fault');

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@mockpoint/core';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { addEndpoint, ON_BUN, requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
+import { addEndpoint, ON_BUN, requestJson, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 useDaemons();
 
@@ -37,8 +37,11 @@ function raw(port: number, head: string, headOnly = false): Promise<{ text: stri
 }
 
 describe(`the daemon on ${ON_BUN ? 'Bun (Bun.serve)' : 'Node (node:http)'}`, () => {
+  // One daemon for the tests that need no --serve port.
+  const shared = sharedDaemon({ args: ['--memory'] });
+
   it('runs on this project’s runtime and answers with that runtime’s own server', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const exe = await realpath(`/proc/${daemon.child.pid}/exe`);
     expect(exe.split('/').at(-1)).toBe(
       ON_BUN ? 'bun.exe' : await realpath(process.execPath).then((p) => p.split('/').at(-1)),
@@ -51,7 +54,7 @@ describe(`the daemon on ${ON_BUN ? 'Bun (Bun.serve)' : 'Node (node:http)'}`, () 
   });
 
   it('serves the page and a hashed asset byte for byte, the asset cached for a year', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const page = await fetch(`${daemon.url}/`, { headers: { 'accept-encoding': 'identity' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -67,7 +70,7 @@ describe(`the daemon on ${ON_BUN ? 'Bun (Bun.serve)' : 'Node (node:http)'}`, () 
   });
 
   it('a queued reset breaks the connection before any status line; the next request is answered', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     await addEndpoint(daemon.url, { name: 'flaky', data: { ok: true } });
     const queued = await requestJson(`${daemon.url}/api/endpoints/flaky/queue`, {
       method: 'POST',

@@ -6,7 +6,7 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Daemon, makeTempDir, startDaemon, useDaemons } from './helpers/daemon.js';
+import { type Daemon, makeTempDir, sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 let redis: TestRedis;
 
@@ -61,8 +61,11 @@ describe('state across SIGKILL (LevelDB)', () => {
 });
 
 describe('state on two replicas (Redis)', () => {
+  // Two replicas the tests share, each test on a name of its own.
+  const replicas = [0, 1].map(() => sharedDaemon(() => ({ env: { MOCKPOINT_REDIS_URL: redis.socket } })));
+
   it('of 30 concurrent requests spread over two replicas, exactly one is answered by the route that moves from started', async () => {
-    const [a, b] = await Promise.all([0, 1].map(() => startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } })));
+    const [a, b] = await Promise.all(replicas.map((replica) => replica()));
     if (a === undefined || b === undefined) throw new Error('two replicas');
     const name = `claim-${process.pid}`;
     await putRoutes(a, name, [
@@ -86,7 +89,7 @@ describe('state on two replicas (Redis)', () => {
   });
 
   it('a queued answer that matches started and moves it is answered once among 30 concurrent requests on two replicas; its other uses stay queued', async () => {
-    const [a, b] = await Promise.all([0, 1].map(() => startDaemon({ env: { MOCKPOINT_REDIS_URL: redis.socket } })));
+    const [a, b] = await Promise.all(replicas.map((replica) => replica()));
     if (a === undefined || b === undefined) throw new Error('two replicas');
     const name = `queued-claim-${process.pid}`;
     await putRoutes(a, name, [{ answer: { statusCode: 409, template: true, body: '{{state.default}}' } }]);

@@ -7,13 +7,20 @@ import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 import { requestJson, startDaemon } from './helpers/daemon.js';
-import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
+import {
+  exampleKeys,
+  hookReceiver,
+  sharedTwinDaemon,
+  type TwinDaemon,
+  twinDaemon,
+  useTwinRedis,
+} from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-/** A daemon with a GitHub twin served at the root of its own port, and an Octokit for it. */
-async function githubTwin(store: 'level' | 'redis', unseen?: 'examples'): Promise<{ octokit: Octokit; root: string }> {
-  const { root } = await twinDaemon('github', await twinRedis.store(store), unseen ? { unseen } : {});
+/** A GitHub twin served at the root of its own port (`made`), and an Octokit for it. */
+async function githubTwin(made: Promise<TwinDaemon>): Promise<{ octokit: Octokit; root: string }> {
+  const { root } = await made;
   const quiet = () => undefined;
   const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
   const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
@@ -22,7 +29,7 @@ async function githubTwin(store: 'level' | 'redis', unseen?: 'examples'): Promis
 
 // Every operation of the document, missing and from the examples: twin-github-document.test.ts.
 it("asks for a token in GitHub's error shape, and answers a path it does not know with GitHub's 404", async () => {
-  const { root } = await githubTwin('level', 'examples');
+  const { root } = await githubTwin(twinDaemon('github', 'level', { unseen: 'examples' }));
   for (const authorization of [undefined, 'Basic Z2hwXzE6', 'token']) {
     const refused = await fetch(`${root}/repos/octo/app/issues`, {
       headers: authorization === undefined ? {} : { authorization },
@@ -34,7 +41,7 @@ it("asks for a token in GitHub's error shape, and answers a path it does not kno
 });
 
 it("refuses a string past its schema's maxLength with GitHub's 422 Validation Failed naming the field", async () => {
-  const { root } = await githubTwin('level');
+  const { root } = await githubTwin(twinDaemon('github', 'level'));
   const headers = { authorization: 'token ghp_1', 'content-type': 'application/json' };
   // A campaign's `name` is at most 50 characters in GitHub's description.
   const refused = await fetch(`${root}/orgs/octo/campaigns`, {
@@ -79,8 +86,11 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
 });
 
 describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/rest (%s)', (store) => {
+  // One daemon for the store's six tests, each with a twin at a name of its own.
+  const twins = sharedTwinDaemon('github', () => twinRedis.store(store), 6);
+
   it('numbers issues per repository, keeps them exact, updates, closes and reopens them', async () => {
-    const { octokit } = await githubTwin(store);
+    const { octokit } = await githubTwin(twins());
     const repo = { owner: 'octo', repo: 'app' };
     const first = await octokit.rest.issues.create({ ...repo, title: 'Crash on start', body: 'It crashes.' });
     expect(first.status).toBe(201);
@@ -140,7 +150,7 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
   });
 
   it('filters, orders and pages issues as GitHub does, with a Link header keeping every filter that octokit.paginate follows', async () => {
-    const { octokit } = await githubTwin(store);
+    const { octokit } = await githubTwin(twins());
     const repo = { owner: 'octo', repo: 'many' };
     // 36 issues: every third closed (12), every fourth labeled bug and ui, every other one bug.
     const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -181,7 +191,7 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
   });
 
   it('keeps labels by name, refuses a second of one name with 422, and answers 404 for one deleted', async () => {
-    const { octokit } = await githubTwin(store);
+    const { octokit } = await githubTwin(twins());
     const repo = { owner: 'octo', repo: 'app' };
     // A label the twin never saw is GitHub's 404.
     const never = await octokit.rest.issues.getLabel({ ...repo, name: 'wontfix' }).catch((e) => e);
@@ -205,7 +215,7 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
   });
 
   it('opens and closes pull requests, numbered with the issues of their repository and listed among them', async () => {
-    const { octokit } = await githubTwin(store);
+    const { octokit } = await githubTwin(twins());
     const repo = { owner: 'octo', repo: 'app' };
     await octokit.rest.issues.create({ ...repo, title: 'One' });
     await octokit.rest.issues.create({ ...repo, title: 'Two' });
@@ -265,7 +275,7 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
   });
 
   it('keeps comments per issue, and labels added to an issue on it', async () => {
-    const { octokit } = await githubTwin(store);
+    const { octokit } = await githubTwin(twins());
     const repo = { owner: 'octo', repo: 'app' };
     await octokit.rest.issues.create({ ...repo, title: 'One' });
     await octokit.rest.issues.create({ ...repo, title: 'Two' });
@@ -313,7 +323,7 @@ describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/res
   });
 
   it("sends each change to the repository's hooks as GitHub's event, verified by @octokit/webhooks", async () => {
-    const { octokit } = await githubTwin(store);
+    const { octokit } = await githubTwin(twins());
     const hooks = await hookReceiver();
     const other = await hookReceiver();
     try {

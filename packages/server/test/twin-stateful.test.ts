@@ -15,6 +15,7 @@ import {
   removeTempDirs,
   requestJson,
   runCli,
+  sharedDaemon,
   startDaemon,
 } from './helpers/daemon.js';
 
@@ -52,8 +53,11 @@ async function send(
 }
 
 describe('mockpoint import --stateful', () => {
+  // One daemon for these tests, every name (and the clock) reset after each.
+  const shared = sharedDaemon({ args: ['--memory'] }, { clean: true });
+
   it('keeps what a client creates, changes and deletes, pages it, and answers the rest from the document', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const imported = await applyNotes(daemon.url);
     expect([imported.code, imported.stderr]).toEqual([0, '']);
     expect(imported.stdout).toBe('twin notes: 6 operation(s), collections /notes\n');
@@ -111,7 +115,7 @@ describe('mockpoint import --stateful', () => {
   });
 
   it('makes Petstore stateful with no profile: a created pet is read back as it was sent', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const imported = await runCli({
       args: ['import', PETSTORE, '--stateful', '--name', 'pets', '--apply', '--url', daemon.url],
     });
@@ -128,7 +132,7 @@ describe('mockpoint import --stateful', () => {
   });
 
   it("is per namespace, and goes with its name's delete", async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const document = {
       openapi: '3.0.3',
       paths: { '/a': { post: { responses: {} } }, '/a/{id}': { get: { responses: {} } } },
@@ -153,7 +157,7 @@ describe('mockpoint import --stateful', () => {
   });
 
   it('refuses a profile that breaks the format, naming the field, and keeps no twin', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const refused = await send(daemon, 'PUT', '/api/endpoints/notes/twin', {
       document: { openapi: '3.0.3', paths: { '/a': { get: { responses: {} } } } },
       profile: { name: 'x', pagination: { style: 'cursor', limit: 3 } },

@@ -8,23 +8,22 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { type Daemon, makeTempDir, requestJson, runCli, startDaemon } from './helpers/daemon.js';
-import { twinDaemon, useTwinRedis } from './helpers/twin.js';
+import { sharedTwinDaemon, type TwinDaemon, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-/** A daemon with a Stripe twin served at the root of its own port, and a stripe-node client for it. */
+/** A Stripe twin served at the root of its own port (`made`), and a stripe-node client for it. */
 async function stripeTwin(
-  store: 'level' | 'redis',
+  made: Promise<TwinDaemon>,
   key = 'sk_test_123',
-  unseen?: 'examples',
 ): Promise<{ daemon: Daemon; stripe: Stripe; root: string }> {
-  const { daemon, root, port } = await twinDaemon('stripe', await twinRedis.store(store), unseen ? { unseen } : {});
+  const { daemon, root, port } = await made;
   const stripe = new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   return { daemon, stripe, root };
 }
 
 it("answers every operation of Stripe's 2024-04-10 document from its examples, the path's ids reflected (unseen: examples)", async () => {
-  const { stripe, root } = await stripeTwin('level', 'sk_test_123', 'examples');
+  const { stripe, root } = await stripeTwin(twinDaemon('stripe', 'level', { unseen: 'examples' }));
   const { load } = await import('@mockpoint/twins');
   const { document, additions } = await load('stripe');
   const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
@@ -155,8 +154,11 @@ it('--twin stripe=0 on LevelDB keeps the unseen the twin was given before the re
 });
 
 describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node (%s)', (store) => {
+  // One daemon for the store's six tests, each with a twin at a name of its own.
+  const twins = sharedTwinDaemon('stripe', () => twinRedis.store(store), 6);
+
   it('keeps customers exact, updates them, deletes them, and pages them with starting_after and has_more', async () => {
-    const { stripe } = await stripeTwin(store);
+    const { stripe } = await stripeTwin(twins());
     const made: Stripe.Response<Stripe.Customer>[] = [];
     for (const n of [1, 2, 3]) {
       made.push(
@@ -237,7 +239,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
   });
 
   it('lists nothing it never made, and a filter never matches a customer without the field', async () => {
-    const { stripe } = await stripeTwin(store);
+    const { stripe } = await stripeTwin(twins());
     // A fresh twin lists nothing (it answered the document's example customer "id").
     expect((await stripe.customers.list({ email: 'jenny@example.com' })).data).toEqual([]);
     expect((await stripe.customers.list()).data).toEqual([]);
@@ -250,7 +252,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
   });
 
   it('answers an idempotent retry with the first answer, and refuses the key with other parameters', async () => {
-    const { stripe } = await stripeTwin(store);
+    const { stripe } = await stripeTwin(twins());
     const once = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' });
     const again = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' });
     expect(again.id).toBe(once.id);
@@ -268,7 +270,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
   });
 
   it('moves PaymentIntents as the test payment methods do, and expands their customer', async () => {
-    const { stripe } = await stripeTwin(store);
+    const { stripe } = await stripeTwin(twins());
     const customer = await stripe.customers.create({ email: 'payer@example.com' });
     const paid = await stripe.paymentIntents.create({
       amount: 2000,
@@ -338,7 +340,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
   });
 
   it('sends each change as a Stripe event, signed so that stripe.webhooks.constructEvent accepts it, and lists it', async () => {
-    const { stripe } = await stripeTwin(store);
+    const { stripe } = await stripeTwin(twins());
     const received: { body: string; signature: string }[] = [];
     const waiters: (() => void)[] = [];
     const receiver = createServer((request, response) => {
@@ -387,7 +389,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
   });
 
   it("refuses a request without a test key, and an unknown parameter, in Stripe's error shape", async () => {
-    const { stripe, root } = await stripeTwin(store, 'rk_live_nope');
+    const { stripe, root } = await stripeTwin(twins(), 'rk_live_nope');
     expect(await stripe.customers.list().catch((e) => e)).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     const bare = await fetch(`${root}/v1/customers`);
     expect(bare.status).toBe(401);

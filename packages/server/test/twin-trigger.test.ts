@@ -12,9 +12,11 @@ import { Webhooks } from '@octokit/webhooks';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { requestJson, runCli } from './helpers/daemon.js';
-import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
+import { exampleKeys, hookReceiver, sharedTwinDaemon, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
+/** One daemon in memory for the five Stripe tests after the stores', each with a twin at a name of its own. */
+const stripeInMemory = sharedTwinDaemon('stripe', async () => 'memory', 5);
 
 /**
  * Triggers each event of `wanted` on the Stripe twin `name`, waits for every event it emitted at
@@ -188,7 +190,7 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
 });
 
 it('sends each Stripe event of the flows, and one only its document describes, listed at /v1/events', async () => {
-  const { daemon, name, port } = await twinDaemon('stripe', 'memory');
+  const { daemon, name, port } = await stripeInMemory();
   const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   const client = createClient({ baseUrl: daemon.url });
   const wanted = [
@@ -228,7 +230,7 @@ it('sends each Stripe event of the flows, and one only its document describes, l
 });
 
 it('refuses what it cannot send with a stable code and a message listing what exists', async () => {
-  const { daemon, name } = await twinDaemon('stripe', 'memory');
+  const { daemon, name } = await stripeInMemory();
   const trigger = (body: unknown, at = name) =>
     requestJson(`${daemon.url}/api/endpoints/${at}/twin/trigger`, { method: 'POST', body });
   const codeOf = (answer: { status: number; body: unknown }) => [
@@ -310,7 +312,7 @@ it('refuses what it cannot send with a stable code and a message listing what ex
 });
 
 it('is the MCP tool trigger_twin_event: an event sent, an unknown one a tool error with its code', async () => {
-  const { daemon, name, port } = await twinDaemon('stripe', 'memory');
+  const { daemon, name, port } = await stripeInMemory();
   const client = new Client({ name: 'mockpoint-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
   try {
@@ -343,7 +345,7 @@ it('is the MCP tool trigger_twin_event: an event sent, an unknown one a tool err
 });
 
 it('sends subscriptions, setup intents, captures, disputes and failed invoices through the flows, the rest as valid examples', async () => {
-  const { name, port, daemon } = await twinDaemon('stripe', 'memory');
+  const { name, port, daemon } = await stripeInMemory();
   const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   const client = createClient({ baseUrl: daemon.url });
   const hooks = await hookReceiver();
@@ -391,7 +393,7 @@ it('sends subscriptions, setup intents, captures, disputes and failed invoices t
 });
 
 it("sends the Stripe CLI's fixtures that the flows make: each delivered, verified, its objects the twin's", async () => {
-  const { name, port, daemon } = await twinDaemon('stripe', 'memory');
+  const { name, port, daemon } = await stripeInMemory();
   const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
   const client = createClient({ baseUrl: daemon.url });
   const hooks = await hookReceiver();

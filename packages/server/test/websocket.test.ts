@@ -8,7 +8,7 @@ import { createClient, type LiveRequest } from '@mockpoint/core';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { startDaemon, useDaemons } from './helpers/daemon.js';
+import { sharedDaemon, startDaemon, useDaemons } from './helpers/daemon.js';
 
 useDaemons();
 
@@ -33,8 +33,11 @@ function closeOf(socket: WebSocket): Promise<number> {
 }
 
 describe('websocket on the daemon', () => {
+  // One daemon for the tests on the default settings, each on a name of its own.
+  const shared = sharedDaemon({ args: ['--memory'] });
+
   it('plays a script, and the live journal stream carries every message both ways', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const client = createClient({ baseUrl: daemon.url });
     await client.setRoutes('live', [
       {
@@ -112,7 +115,7 @@ describe('websocket on the daemon', () => {
   }, 30_000);
 
   it('closes a client that floods with 1008 and cuts off one that stops reading; the daemon keeps answering', async () => {
-    const daemon = await startDaemon({ args: ['--memory'] });
+    const daemon = await shared();
     const client = createClient({ baseUrl: daemon.url });
     await client.setRoutes('limits', [{ answer: { websocket: {} } }]);
     const base = `${daemon.url.replace('http', 'ws')}/endpoint/limits`;

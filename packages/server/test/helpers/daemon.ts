@@ -292,10 +292,12 @@ export function useDaemons(options: { kill?: 'each' | 'file' } = {}): void {
  * that it ends before the temp directories are removed. With `clean`, a test that used it is
  * followed by `DELETE /api/endpoints` (every name, the journal, hosts and the clock back as a fresh
  * start has them), for tests that hold the same names (e.g. one gRPC service); `token` is the
- * daemon's admin token, when it has one.
+ * daemon's admin token, when it has one. `options` may be a function, called at the start, for
+ * options known only once a `beforeAll` ran or made then (e.g. the file's redis-server, a temp
+ * data directory).
  */
 export function sharedDaemon(
-  options: CliOptions = {},
+  options: CliOptions | (() => CliOptions | Promise<CliOptions>) = {},
   after: { clean?: boolean; token?: string } = {},
 ): () => Promise<Daemon> {
   let started: Promise<Daemon> | undefined;
@@ -316,10 +318,12 @@ export function sharedDaemon(
   });
   return () => {
     used = true;
-    started ??= startDaemon(options).then((daemon) => {
-      live.delete(daemon.child);
-      return daemon;
-    });
+    started ??= Promise.resolve(typeof options === 'function' ? options() : options)
+      .then(startDaemon)
+      .then((daemon) => {
+        live.delete(daemon.child);
+        return daemon;
+      });
     return started;
   };
 }

@@ -12,7 +12,15 @@ import type { AddressInfo } from 'node:net';
 import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import examples from '@octokit/webhooks-examples/api.github.com/index.json' with { type: 'json' };
 import { afterAll, expect } from 'vitest';
-import { type Daemon, makeTempDir, requestJson, startDaemon, useDaemons } from './daemon.js';
+import {
+  type CliOptions,
+  type Daemon,
+  makeTempDir,
+  requestJson,
+  sharedDaemon,
+  startDaemon,
+  useDaemons,
+} from './daemon.js';
 import { type FuzzHealth, watchWhileFuzzing } from './watch-health.js';
 
 /** Where the daemon keeps its state: LevelDB, the redis-server at a socket, or memory. */
@@ -79,6 +87,36 @@ export async function fuzzedTwin(
   return { daemon, health, twin: made.body as Record<string, unknown> };
 }
 
+/** How a daemon on `store` starts, serving `names` each at the root of a port of its own (`args` more of its arguments). */
+async function twinOptions(
+  store: TwinStore,
+  names: readonly string[],
+  args: readonly string[] = [],
+): Promise<CliOptions> {
+  const serve = [...names.flatMap((name) => ['--serve', `${name}=0`]), ...args];
+  if (store === 'level') return { args: ['--data-dir', await makeTempDir(), ...serve] };
+  if (store === 'memory') return { args: ['--memory', ...serve] };
+  return { args: serve, env: { MOCKPOINT_REDIS_URL: store.redis } };
+}
+
+/** Makes a twin of `provider` at `name`, which `daemon` serves at a port of its own. */
+async function makeTwin(
+  daemon: Daemon,
+  provider: 'stripe' | 'github',
+  name: string,
+  setting: { unseen?: 'missing' | 'examples' },
+): Promise<TwinDaemon> {
+  const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
+  expect(note, daemon.startLine).toBeDefined();
+  const root = (note as string).slice(`${name} served at `.length);
+  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, {
+    method: 'PUT',
+    body: { provider, ...setting },
+  });
+  expect(made.status).toBe(200);
+  return { daemon, name, root, port: new URL(root).port };
+}
+
 /**
  * Starts the built daemon on `store` and makes a twin of `provider` at a new name, served at a port of its own (`args` more of its
  * arguments);
@@ -91,22 +129,29 @@ export async function twinDaemon(
   args: readonly string[] = [],
 ): Promise<TwinDaemon> {
   const name = `${provider}${++names}`;
-  const serve = ['--serve', `${name}=0`, ...args];
-  const daemon =
-    store === 'level'
-      ? await startDaemon({ args: ['--data-dir', await makeTempDir(), ...serve] })
-      : store === 'memory'
-        ? await startDaemon({ args: ['--memory', ...serve] })
-        : await startDaemon({ args: serve, env: { MOCKPOINT_REDIS_URL: store.redis } });
-  const note = daemon.notes.find((line) => line.startsWith(`${name} served at `));
-  expect(note, daemon.startLine).toBeDefined();
-  const root = (note as string).slice(`${name} served at `.length);
-  const made = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`, {
-    method: 'PUT',
-    body: { provider, ...setting },
-  });
-  expect(made.status).toBe(200);
-  return { daemon, name, root, port: new URL(root).port };
+  return makeTwin(await startDaemon(await twinOptions(store, [name], args)), provider, name, setting);
+}
+
+/**
+ * One daemon on `store` that the tests of a describe share, serving `count` names each at a port of
+ * its own: each call makes a twin of `provider` at the next of them, a name no other test used, so
+ * what the twin holds is the test's own. Started on the first call (the store asked then, e.g. the
+ * file's redis-server), SIGKILLed after the describe; call it in the describe, after
+ * {@link useTwinRedis}.
+ */
+export function sharedTwinDaemon(
+  provider: 'stripe' | 'github',
+  store: () => Promise<TwinStore>,
+  count: number,
+): (setting?: { unseen?: 'missing' | 'examples' }) => Promise<TwinDaemon> {
+  const served = Array.from({ length: count }, () => `${provider}${++names}`);
+  let next = 0;
+  const daemon = sharedDaemon(async () => twinOptions(await store(), served));
+  return async (setting = {}) => {
+    const name = served[next++];
+    if (name === undefined) throw new Error(`sharedTwinDaemon serves ${count} names, all taken: give a larger count`);
+    return makeTwin(await daemon(), provider, name, setting);
+  };
 }
 
 /**
