@@ -32,11 +32,20 @@ interface Term {
 /** The terms of `q`: split at spaces outside quotes, `key:value` a qualifier, a leading `-` a negation. */
 export function termsOf(q: string): Term[] {
   const terms: Term[] = [];
+  let negateNext = false;
   for (const found of q.matchAll(/(-?)(?:([A-Za-z-]+):)?(?:"([^"]*)"|(\S+))/g)) {
     const [, dash = '', key, quoted, bare] = found;
+    // GitHub's operators: `AND` and `OR` join words (the twin reads every word as needed), `NOT`
+    // excludes the next term as a `-` does.
+    if (key === undefined && dash === '' && (bare === 'AND' || bare === 'OR')) continue;
+    if (key === undefined && dash === '' && bare === 'NOT') {
+      negateNext = true;
+      continue;
+    }
     const value = (quoted ?? bare ?? '').toLowerCase();
     if (value === '' && key === undefined) continue;
-    terms.push({ ...(key === undefined ? {} : { key: key.toLowerCase() }), value, not: dash === '-' });
+    terms.push({ ...(key === undefined ? {} : { key: key.toLowerCase() }), value, not: dash === '-' || negateNext });
+    negateNext = false;
   }
   return terms;
 }
@@ -59,9 +68,8 @@ function labelNames(item: Record<string, unknown>): string[] {
 
 /** Whether `text` holds a word or phrase (case aside), in the fields `in:` names (all by default). */
 function hasWords(words: Term[], fields: Record<string, unknown>, within: string[]): boolean {
-  const texts = (within.length === 0 ? Object.keys(fields) : within).map((field) =>
-    String(fields[field] ?? '').toLowerCase(),
-  );
+  const named = within.length === 0 ? Object.keys(fields) : within.filter((field) => Object.hasOwn(fields, field));
+  const texts = named.map((field) => String(fields[field] ?? '').toLowerCase());
   return words.every((word) => texts.some((text) => text.includes(word.value)) !== word.not);
 }
 
@@ -144,7 +152,12 @@ function ordered(
   const key = (item: Record<string, unknown>) =>
     field === 'comments' ? Number(item.comments) || 0 : Date.parse(String(item[field])) || 0;
   const sign = order === 'asc' ? 1 : -1;
-  return [...items].sort((a, b) => sign * (key(a) - key(b)));
+  // Ties (made in one millisecond) in the order the twin made them: the later of two first, `desc`.
+  const made = (item: Record<string, unknown>) => Date.parse(String(item.created_at)) || 0;
+  const rank = new Map(items.map((item, index) => [item, index]));
+  return [...items].sort(
+    (a, b) => sign * (key(a) - key(b) || made(a) - made(b) || (rank.get(a) ?? 0) - (rank.get(b) ?? 0)),
+  );
 }
 
 function invalid(field: string, value: string): OwnAnswer {
@@ -185,13 +198,18 @@ async function searchIssues(sent: OwnRequest, state: FlowState): Promise<OwnAnsw
   const terms = queryOf(sent);
   if (!Array.isArray(terms)) return terms;
   const found: Record<string, unknown>[] = [];
+  // One read of each collection, by repository: a search's work is the items held, once.
+  const issuesBy = await state.objectsByScope(ISSUES);
+  const pullsBy = await state.objectsByScope(PULLS);
   for (const record of live(await records(state))) {
     if (record.scope === undefined) continue;
     const values = valuesOf(record.scope);
     const repo = String(record.repository?.full_name ?? `${values.owner}/${shownRepo(values.repo)}`);
-    const issues = await state.objects(ISSUES, values);
-    const pulls = (await state.objects(PULLS, values)).map((pull) => member(PULLS, pull));
-    for (const issue of [...issues, ...pulls]) {
+    const issues = issuesBy.get(record.scope) ?? [];
+    const pulls = (pullsBy.get(record.scope) ?? []).map((pull) => member(PULLS, pull));
+    // In the order made: the issues and pull requests of a repository share one sequence.
+    const made = [...issues, ...pulls].sort((a, b) => (Number(a.number) || 0) - (Number(b.number) || 0));
+    for (const issue of made) {
       const fields = { title: issue.title, body: issue.body };
       if (matches(terms, (term) => issueMeets(term, issue, repo), fields)) found.push(issue);
     }

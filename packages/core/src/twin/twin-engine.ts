@@ -677,6 +677,20 @@ export class TwinEngine {
         const stored = (await this.#stored(resource, read)) ?? [];
         return stored.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
       },
+      objectsByScope: async (template) => {
+        const byScope = new Map<string, Record<string, unknown>[]>();
+        const resource = this.#parts.model.resources.find((one) => one.template === template);
+        if (resource === undefined) return byScope;
+        const collections = read ?? (await this.#parts.collections.get(this.#parts.name));
+        const live = ((await this.#stored(resource, collections)) ?? []).filter((item) => !item.deleted);
+        const objects = counted(this.#related, resource, live, collections);
+        for (const [index, item] of live.entries()) {
+          const list = byScope.get(item.scope) ?? [];
+          list.push(objects[index] as Record<string, unknown>);
+          byScope.set(item.scope, list);
+        }
+        return byScope;
+      },
       example: (method, template) => {
         const op = this.#parts.model.operations.find((one) => one.method === method && one.template === template);
         const value = op === undefined ? undefined : this.#example({ op, values: {} }).value;

@@ -132,6 +132,11 @@ export interface FlowState extends FlowTools {
   /** The live objects of the collection at `template` in the scope `values` name (a repository's pull requests), oldest first. */
   objects(template: string, values: Record<string, string>): Promise<Record<string, unknown>[]>;
   /**
+   * The live objects of the collection at `template` in every scope, by scope (`octo/app`), oldest
+   * first, as a read answers them (their counts, an issue's `comments`): one read of the collections.
+   */
+  objectsByScope(template: string): Promise<Map<string, Record<string, unknown>[]>>;
+  /**
    * Tells a change the flows made of what they keep (a push of a file written): its events are
    * emitted once the flow has answered, in the order told, none when it answers an error.
    */

@@ -37,6 +37,8 @@ export interface OwnParts {
   read?: Collections;
   /** The live objects of the collection at `template` in the scope `values` name, oldest first. */
   objects(template: string, values: Record<string, string>): Promise<Record<string, unknown>[]>;
+  /** The live objects of the collection at `template` in every scope, by scope, as a read answers them. */
+  objectsByScope(template: string): Promise<Map<string, Record<string, unknown>[]>>;
 }
 
 /** The collection a kind is kept in (`repos` → `_own-repos`). */
@@ -51,6 +53,7 @@ export function ownState(parts: OwnParts): FlowState {
     examples: parts.examples,
     example: (method, template) => parts.example(method, template),
     objects: (template, values) => parts.objects(template, values),
+    objectsByScope: (template) => parts.objectsByScope(template),
     emit(change) {
       parts.changes.push(change);
     },
