@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { sessionAt } from './stripe-checkout-ui.js';
 import { invoicePaymentOf, paymentsList } from './stripe-invoice-payments.js';
 import { lineItemAt } from './stripe-line-items.js';
 
@@ -181,6 +182,7 @@ function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
   if (object.object === 'subscription') return subscriptionAt(object, version);
   if (object.object === 'invoice') return invoiceAt(object, version, expanded);
   if (object.object === 'line_item') return lineItemAt(object, since(version, BASIL));
+  if (object.object === 'checkout.session') return sessionAt(object, version);
   return object;
 }
 
