@@ -19,6 +19,7 @@ async function twins(store: 'memory' | 'level' = 'memory') {
   const { port } = await twinDaemon('stripe', store);
   const options = { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 } as const;
   return {
+    options,
     today: new Stripe23('sk_test_123', options),
     older: new Stripe23('sk_test_123', { ...options, apiVersion: '2024-06-20' as Stripe23.LatestApiVersion }),
     oldest: new Stripe15('sk_test_123', options),
@@ -55,7 +56,8 @@ describe('Stripe object shapes by API version', () => {
       const item = subscription.items.data[0] as Stripe23.SubscriptionItem;
       expect(item.current_period_end - item.current_period_start).toBe(30 * 86_400);
       expect(subscription).not.toHaveProperty('current_period_end');
-      expect(subscription.billing_mode).toEqual({ flexible: null, type: 'classic' });
+      // Made at stripe-node 23's pin (clover and newer): flexible unless classic is sent.
+      expect(subscription.billing_mode).toEqual({ flexible: { proration_discounts: 'included' }, type: 'flexible' });
 
       const invoice = subscription.latest_invoice as Stripe23.Invoice;
       expect(invoice.parent).toEqual({
@@ -125,6 +127,80 @@ describe('Stripe object shapes by API version', () => {
       default_payment_method: 'pm_card_visa',
     });
     expect(flexible.billing_mode).toMatchObject({ type: 'flexible', flexible: { proration_discounts: 'included' } });
+  });
+
+  it('makes a subscription flexible by default from 2025-09-30.clover, classic before, and keeps it', async () => {
+    const { today, options } = await twins();
+    const { subscription } = await subscribed(today);
+    const price = (subscription.items.data[0] as Stripe23.SubscriptionItem).price.id;
+    const at = (apiVersion: string) =>
+      new Stripe23('sk_test_123', { ...options, apiVersion: apiVersion as Stripe23.LatestApiVersion });
+    const made = async (stripe: Stripe23, extra: Partial<Stripe23.SubscriptionCreateParams> = {}) =>
+      stripe.subscriptions.create({
+        customer: subscription.customer as string,
+        items: [{ price }],
+        default_payment_method: 'pm_card_visa',
+        ...extra,
+      });
+    const basil = await made(at('2025-08-27.basil'));
+    expect(basil.billing_mode).toEqual({ flexible: null, type: 'classic' });
+    const clover = await made(at('2025-09-30.clover'));
+    expect(clover.billing_mode).toEqual({ flexible: { proration_discounts: 'included' }, type: 'flexible' });
+    const classic = await made(today, { billing_mode: { type: 'classic' } });
+    expect(classic.billing_mode).toEqual({ flexible: null, type: 'classic' });
+    // Kept as made: the basil subscription read at the newest version is still classic, the clover one
+    // read at 2025-08-27 still flexible.
+    expect((await today.subscriptions.retrieve(basil.id)).billing_mode.type).toBe('classic');
+    expect((await at('2025-08-27.basil').subscriptions.retrieve(clover.id)).billing_mode.type).toBe('flexible');
+  });
+
+  it("answers an invoice's line items with parent and pricing from basil, the old shape to stripe-node 15", async () => {
+    const { today, oldest } = await twins();
+    const { subscription } = await subscribed(today);
+    const item = subscription.items.data[0] as Stripe23.SubscriptionItem;
+    const invoice = subscription.latest_invoice as Stripe23.Invoice;
+    const lines = await today.invoices.listLineItems(invoice.id);
+    expect(lines.data).toHaveLength(1);
+    const line = lines.data[0] as Stripe23.InvoiceLineItem;
+    expect(line).toMatchObject({
+      object: 'line_item',
+      amount: 1500,
+      invoice: invoice.id,
+      parent: {
+        type: 'subscription_item_details',
+        invoice_item_details: null,
+        subscription_item_details: {
+          subscription: subscription.id,
+          subscription_item: item.id,
+          proration: false,
+          invoice_item: null,
+        },
+      },
+      pricing: {
+        type: 'price_details',
+        price_details: { price: item.price.id, product: item.price.product as string },
+      },
+      taxes: [],
+      subtotal: 1500,
+    });
+    // stripe-node 23 reads the decimal string as its Decimal.
+    expect(String(line.pricing?.unit_amount_decimal)).toBe('1500');
+    for (const gone of ['price', 'type', 'proration', 'subscription_item', 'plan']) {
+      expect(line).not.toHaveProperty(gone);
+    }
+    // The same line inside the invoice, and to stripe-node 15 (2024-04-10) in the old shape.
+    expect(invoice.lines.data[0]).toMatchObject({ id: line.id, parent: line.parent, taxes: [] });
+    expect(invoice.lines.data[0]).not.toHaveProperty('price');
+    const old = (await oldest.invoices.listLineItems(invoice.id)).data[0] as Stripe15.InvoiceLineItem;
+    expect(old).toMatchObject({
+      id: line.id,
+      type: 'subscription',
+      subscription: subscription.id,
+      subscription_item: item.id,
+      proration: false,
+      price: { id: item.price.id, unit_amount: 1500 },
+    });
+    for (const added of ['parent', 'pricing', 'taxes']) expect(old).not.toHaveProperty(added);
   });
 
   it('sends each webhook endpoint the shapes of its own api_version, checked by constructEvent', async () => {

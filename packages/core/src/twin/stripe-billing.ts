@@ -14,6 +14,7 @@ import { cardError, decline, declineOf } from './stripe-declines.js';
 import { invalidRequest, isFlowError, missingParam } from './stripe-errors.js';
 import { writeInvoice } from './stripe-invoice-payments.js';
 import { testOf } from './stripe-setup.js';
+import { billingModeMade } from './stripe-shapes.js';
 import type { FlowError, FlowKit } from './twin-flows.js';
 
 export const PRICES = '/v1/prices';
@@ -119,6 +120,8 @@ export interface Subscribing {
   trialEnd?: number | undefined;
   /** The test clock its customer is on (stripe-clocks.ts), its time the kit's. */
   clock?: string | undefined;
+  /** The `billing_mode` sent; none: the default of the request's version (stripe-shapes.ts). */
+  billingMode?: unknown;
 }
 
 /**
@@ -204,7 +207,15 @@ export function invoiceOf(invoicing: Invoicing, kit: FlowKit): Obj {
         object: 'line_item',
         amount: amountOf(line),
         currency: subscription.currency,
+        discount_amounts: [],
+        discountable: true,
+        discounts: [],
+        invoice: invoiceId,
+        livemode: false,
+        metadata: {},
         price: line.price,
+        proration: false,
+        proration_details: { credited_items: null },
         quantity: line.quantity,
         subscription: id,
         subscription_item: line.id,
@@ -260,6 +271,7 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
   Object.assign(subscription, {
     object: 'subscription',
     billing_cycle_anchor: trialEnd ?? now,
+    billing_mode: billingModeMade(subscribing.billingMode, kit.version),
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
@@ -482,6 +494,7 @@ export async function creatingSubscription(
     paying,
     trialEnd,
     clock: clock?.id as string,
+    billingMode: sent.billing_mode,
   };
   subscribe(made, kit, subscription, true);
   // `error_if_incomplete`: a first payment that fails refuses the create, nothing kept.

@@ -12,6 +12,7 @@
  */
 import { priceOf, subscribe } from './stripe-billing.js';
 import { writePaidIntent } from './stripe-charges.js';
+import { onOwnPage, uiModeOf } from './stripe-checkout-ui.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './stripe-errors.js';
 import type { ActionOutcome, FlowError, FlowKit } from './twin-flows.js';
 
@@ -83,11 +84,16 @@ async function lineItems(session: Obj, sent: Obj, kit: FlowKit): Promise<Obj | F
   return { object: 'list', data, has_more: false, url: `/v1/checkout/sessions/${String(session.id)}/line_items` };
 }
 
-/** A new session: `open`, `unpaid`, its totals and `url`. */
+/**
+ * A new session: `open`, `unpaid`, its totals; a hosted one's `url`, an embedded or custom one's
+ * `client_secret` (`cs_…_secret_…`) and no `url`, as Stripe answers them (stripe-checkout-ui.ts).
+ */
 export async function creatingSession(session: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
   if (typeof sent.mode !== 'string') return missingParam('mode');
   if (!MODES.includes(sent.mode))
     return invalidRequest(`Invalid mode: must be one of ${MODES.join(', ')}`, 'mode', 'parameter_invalid_string');
+  const ui = uiModeOf(sent, kit.version);
+  if (typeof ui !== 'string') return ui;
   const items = await lineItems(session, sent, kit);
   if (isFlowError(items)) return items;
   const lines = items.data as Obj[];
@@ -98,7 +104,7 @@ export async function creatingSession(session: Obj, sent: Obj, kit: FlowKit): Pr
     object: 'checkout.session',
     amount_subtotal: total,
     amount_total: total,
-    client_secret: null,
+    client_secret: onOwnPage(ui) ? `${id}_secret_${kit.newId('')}` : null,
     currency: lines[0]?.currency ?? sent.currency ?? null,
     customer: typeof sent.customer === 'string' ? sent.customer : null,
     customer_email: typeof sent.customer_email === 'string' ? sent.customer_email : null,
@@ -112,8 +118,8 @@ export async function creatingSession(session: Obj, sent: Obj, kit: FlowKit): Pr
     setup_intent: null,
     status: 'open',
     subscription: null,
-    ui_mode: 'hosted',
-    url: `https://checkout.stripe.com/c/pay/${id}`,
+    ui_mode: ui,
+    url: onOwnPage(ui) ? null : `https://checkout.stripe.com/c/pay/${id}`,
   });
   return undefined;
 }

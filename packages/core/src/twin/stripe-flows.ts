@@ -27,6 +27,7 @@ import {
 } from './stripe-billing.js';
 import { CHARGES, INTENTS, writeCharge } from './stripe-charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './stripe-checkout.js';
+import { amendingSession, sessionUpdatePaths } from './stripe-checkout-update.js';
 import { advanceClock, CLOCKS, CUSTOMERS, creatingClock, creatingCustomer } from './stripe-clocks.js';
 import { decline } from './stripe-declines.js';
 import { errorMembers } from './stripe-errors.js';
@@ -167,6 +168,10 @@ async function acting(
   if (op.template.includes('checkout/sessions/{session}')) {
     return sessionAction(op.template, op.method, stored, values.session ?? '', kit);
   }
+  // An invoice's lines (`GET /v1/invoices/{invoice}/lines`) as its `lines` hold them.
+  if (op.template === `${INVOICES}/{invoice}/lines` && op.method === 'GET' && stored !== undefined) {
+    return { object: stored, answer: stored.lines, events: [] };
+  }
   if (op.template === `${CLOCKS}/{test_clock}/advance` && op.method === 'POST') {
     return stored === undefined ? undefined : advanceClock(stored, sent, kit);
   }
@@ -233,7 +238,7 @@ async function creatingIntent(
 
 export const stripeFlows: TwinFlows = {
   required: true,
-  paths: { ...checkoutPaths, ...invoicePaymentPaths },
+  paths: { ...checkoutPaths, ...sessionUpdatePaths, ...invoicePaymentPaths },
   rendered: renderStripe,
   renders: rendersStripe,
   // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
@@ -243,8 +248,10 @@ export const stripeFlows: TwinFlows = {
   acting,
   check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),
   checkUpdate: (_template, sent) => checkMetadata(sent),
-  amending: (template, stored, sent, kit) =>
-    template === SUBSCRIPTIONS ? amendingSubscription(stored, sent, kit) : Promise.resolve(undefined),
+  amending: (template, stored, sent, kit) => {
+    if (template === SUBSCRIPTIONS) return amendingSubscription(stored, sent, kit);
+    return template === SESSIONS ? amendingSession(stored, sent, kit) : Promise.resolve(undefined);
+  },
   errorMembers,
   events: {
     eventsTemplate: '/v1/events',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventAt, renderStripe, rendersStripe } from './stripe-shapes.js';
+import { billingModeMade, eventAt, renderStripe, rendersStripe } from './stripe-shapes.js';
 
 /** A subscription and its invoice as the twin keeps them (the 2024-04-10 shape). */
 const subscription = {
@@ -46,11 +46,68 @@ describe("Stripe's objects by API version", () => {
     expect(subscription.latest_invoice.subscription).toBe('sub_1');
   });
 
-  it('keeps the old shape before basil, and billing_mode from 2025-06-30', () => {
+  it('keeps the old shape before basil, and billing_mode from 2025-06-30 (flexible by default from clover)', () => {
     expect(renderStripe(subscription, '2024-06-20')).toEqual(subscription);
     expect(renderStripe(subscription, '2025-06-30.basil')).toMatchObject({
       billing_mode: { type: 'classic', flexible: null },
     });
+    expect(billingModeMade(undefined, '2025-08-27.basil')).toEqual({ type: 'classic', flexible: null });
+    expect(billingModeMade(undefined, '2025-09-30.clover')).toEqual({
+      type: 'flexible',
+      flexible: { proration_discounts: 'included' },
+    });
+    expect(billingModeMade({ type: 'classic' }, '2026-10-28.endive')).toEqual({ type: 'classic', flexible: null });
+  });
+
+  it("answers an invoice item's line with invoice_item_details and pricing at basil, as kept before", () => {
+    const line = {
+      id: 'il_1',
+      object: 'line_item',
+      amount: 2000,
+      invoice_item: 'ii_1',
+      price: { id: 'price_1', object: 'price', product: 'prod_1', unit_amount: 2000, unit_amount_decimal: '2000' },
+      proration: false,
+      subscription: null,
+      tax_amounts: [{ amount: 100, inclusive: false, tax_rate: 'txr_1', taxable_amount: 2000 }],
+      type: 'invoiceitem',
+    };
+    const invoice = { id: 'in_1', object: 'invoice', lines: { object: 'list', data: [line] } };
+    const shaped = renderStripe(invoice, '2025-03-31.basil') as { lines: { data: Record<string, unknown>[] } };
+    expect(shaped.lines.data[0]).toEqual({
+      id: 'il_1',
+      object: 'line_item',
+      amount: 2000,
+      parent: {
+        type: 'invoice_item_details',
+        invoice_item_details: {
+          invoice_item: 'ii_1',
+          proration: false,
+          proration_details: { credited_items: null },
+          subscription: null,
+        },
+        subscription_item_details: null,
+      },
+      pretax_credit_amounts: [],
+      pricing: {
+        type: 'price_details',
+        price_details: { price: 'price_1', product: 'prod_1' },
+        unit_amount_decimal: '2000',
+      },
+      subscription: null,
+      subtotal: 2000,
+      taxes: [
+        {
+          amount: 100,
+          tax_behavior: 'exclusive',
+          tax_rate_details: { tax_rate: 'txr_1' },
+          taxability_reason: 'standard_rated',
+          taxable_amount: 2000,
+          type: 'tax_rate_details',
+        },
+      ],
+    });
+    expect(renderStripe(invoice, '2025-02-24.acacia')).toEqual(invoice);
+    expect(rendersStripe(JSON.stringify({ object: 'list', data: [line] }))).toBe(true);
   });
 
   it("renders an event's object and previous_attributes in the version asked for", () => {

@@ -7,13 +7,16 @@
  * does not; an Invoice has `parent` (`subscription_details`) in place of `subscription`,
  * `subscription_details`, `quote`, `subscription_proration_date`, no `payment_intent`, `charge`,
  * `paid`, `paid_out_of_band` (those are its invoice payments: `payments` when expanded), and
- * `discount`, `tax`, `total_tax_amounts` give way to `discounts` and `total_taxes`; at
- * `2025-06-30.basil` and newer a Subscription has `billing_mode`. Older versions see the old
+ * `discount`, `tax`, `total_tax_amounts` give way to `discounts` and `total_taxes`; an invoice's
+ * line item has `parent` and `pricing` (stripe-line-items.ts); at `2025-06-30.basil` and newer a
+ * Subscription has `billing_mode`, `flexible` by default from `2025-09-30.clover`. Older versions see the old
  * shape, none of the new fields. An event's object is rendered in the event's own version.
  *
  * @module
  */
+import { sessionAt } from './stripe-checkout-ui.js';
 import { invoicePaymentOf, paymentsList } from './stripe-invoice-payments.js';
+import { lineItemAt } from './stripe-line-items.js';
 
 type Obj = Record<string, unknown>;
 
@@ -21,6 +24,8 @@ type Obj = Record<string, unknown>;
 export const BASIL = '2025-03-31';
 /** The first version whose Subscriptions have `billing_mode`. */
 const BILLING_MODE = '2025-06-30';
+/** The first version whose new Subscriptions are `flexible` unless `classic` is sent (its changelog). */
+const FLEXIBLE_DEFAULT = '2025-09-30';
 
 /** Whether `version` (`2025-03-31.basil`) is `since` (a date) or newer. */
 export function since(version: string, date: string): boolean {
@@ -130,7 +135,18 @@ function subscriptionAt(subscription: Obj, version: string): Obj {
 
 const PERIOD = ['current_period_start', 'current_period_end'];
 
-/** A Subscription's `billing_mode` as Stripe answers it: `classic` unless `flexible` was asked for. */
+/**
+ * The `billing_mode` a Subscription made in `version` keeps: the one `sent`, else `flexible` from
+ * `2025-09-30.clover` (Stripe's "Makes flexible billing mode the default for new subscriptions"),
+ * `classic` before it.
+ */
+export function billingModeMade(sent: unknown, version: string | undefined): Obj {
+  const given = record(sent);
+  const fallback = version !== undefined && since(version, FLEXIBLE_DEFAULT) ? 'flexible' : 'classic';
+  return billingMode({ ...given, type: given?.type ?? fallback });
+}
+
+/** A Subscription's `billing_mode` as Stripe answers it: `classic` unless `flexible` is kept. */
 function billingMode(sent: unknown): Obj {
   const given = record(sent);
   const type = given?.type === 'flexible' ? 'flexible' : 'classic';
@@ -165,6 +181,8 @@ function included(object: Obj, expand: ReadonlySet<string>, path: string): Obj {
 function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
   if (object.object === 'subscription') return subscriptionAt(object, version);
   if (object.object === 'invoice') return invoiceAt(object, version, expanded);
+  if (object.object === 'line_item') return lineItemAt(object, since(version, BASIL));
+  if (object.object === 'checkout.session') return sessionAt(object, version);
   return object;
 }
 
@@ -179,7 +197,7 @@ export function rendersStripe(text: string): boolean {
 }
 
 /** The objects {@link renderStripe} changes: by version, or by what is included. */
-const RENDERED = ['subscription', 'invoice', 'event', 'checkout.session', 'payment_link', 'quote'];
+const RENDERED = ['subscription', 'invoice', 'line_item', 'event', 'checkout.session', 'payment_link', 'quote'];
 
 /** The most levels an answer is walked down (Stripe's objects nest far less). */
 const MAX_DEPTH = 24;

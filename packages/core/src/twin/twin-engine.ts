@@ -721,6 +721,7 @@ export class TwinEngine {
       case 'delete':
         return this.#deleteOrAct(matched, resource, params, asked);
       case 'list':
+        return this.#listOrOwned(matched, resource, params, request, asked);
       case 'search':
         return this.#list(matched, resource, params, request);
       default:
@@ -1347,6 +1348,23 @@ export class TwinEngine {
     }
     const named = matched.values[naming.at(-1) as string] ?? '';
     throw new Refusal(this.#missing(owner ?? { template: matched.op.template, objectName: undefined }, named));
+  }
+
+  /**
+   * A list, or one below a stored object that the provider's flows answer from the object itself
+   * (Stripe's `GET /v1/invoices/{invoice}/lines`: the invoice's `lines`).
+   */
+  async #listOrOwned(
+    matched: MatchedOperation,
+    resource: TwinResource,
+    params: TwinParams,
+    request: TwinRequest,
+    asked: Asked,
+  ): Promise<TwinAnswer> {
+    const owner = this.#parts.flows?.acting === undefined ? undefined : this.#ownerOf(matched);
+    const owned =
+      owner === undefined || owner === resource ? undefined : await this.#act(matched, owner, params, asked);
+    return owned ?? this.#list(matched, resource, params, request);
   }
 
   /** A `DELETE` the provider's flows answer as an action (Stripe's canceled Subscription), else a delete. */

@@ -164,7 +164,9 @@ export class TwinModel {
     if (typeof own !== 'object' || own === null || Object.keys(own).length === 0) {
       throw new MockpointError('INVALID_TWIN', 'document: an OpenAPI document with at least one path');
     }
-    const paths = extra === undefined ? own : { ...own, ...extra };
+    // A twin-only method of a path the document has (an update it lacks) joins the document's.
+    const paths = { ...own };
+    for (const [template, item] of Object.entries(extra ?? {})) paths[template] = { ...own[template], ...item };
     this.doc = doc;
     const resources = resourcesOf(doc, paths, profile);
     this.resources = [...resources.values()];
