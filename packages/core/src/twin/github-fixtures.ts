@@ -57,6 +57,17 @@ const release: FixtureStep = {
   path: '/repos/{repo}/releases',
   body: { tag_name: 'v1.0.0-{unique}', name: 'v1.0.0', body: 'Description of the release' },
 };
+/** A commit status of the commit the last write made. */
+const status: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/statuses/{sha}',
+  body: {
+    state: 'success',
+    context: 'ci/mockpoint',
+    description: 'The build passed',
+    target_url: 'https://ci.example.com/builds/1',
+  },
+};
 /** A repository of its own, `trigger-{unique}` of the owner; made after `{repo}`, so that one stays. */
 const repository: FixtureStep[] = [
   { method: 'PATCH', path: '/repos/{repo}', body: {} },
@@ -103,6 +114,7 @@ export const GITHUB: Record<string, readonly FixtureStep[]> = {
     { method: 'POST', path: '/repos/{repo}/pulls/{number}/reviews', body: { body: 'Looks good.', event: 'APPROVE' } },
   ],
   push: [write()],
+  status: [write(), status],
   create: [write(), ref('heads')],
   delete: [write(), ref('heads'), { method: 'DELETE', path: '/repos/{repo}/git/refs/heads%2F{unique}' }],
   'release.created': [release],

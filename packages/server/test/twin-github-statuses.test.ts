@@ -1,0 +1,166 @@
+// The GitHub twin's commit statuses and check runs (issue #73, SPEC §2.20 "statuses and the
+// combined status"), through @octokit/rest against the built daemon in memory: kept per
+// repository and SHA, read by a branch's name, combined as GitHub combines them, each change's
+// event to the repository's hook verified by @octokit/webhooks with the keys of
+// @octokit/webhooks-examples, and `mockpoint trigger github status`. Every process listens on 127.0.0.1.
+import { createClient } from '@mockpoint/core';
+import { Octokit } from '@octokit/rest';
+import { Webhooks } from '@octokit/webhooks';
+import { describe, expect, it } from 'vitest';
+import { useDaemons } from './helpers/daemon.js';
+import { exampleKeys, hookReceiver, type Received, twinDaemon } from './helpers/twin.js';
+
+useDaemons({ kill: 'file' });
+
+const quiet = () => undefined;
+const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+const SECRET = 'It is a secret to everybody';
+const SHA = 'aa218f56b14c9653891f9e74264a383fa43fefbd';
+
+/** What a request Octokit rejects answered: its status and body. */
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'answered',
+    (error: { status: number; response: { data: unknown } }) => [error.status, error.response.data],
+  );
+
+/** Each delivery's event (`status`, `check_run.created`) and payload, its signature verified. */
+async function opened(received: readonly Received[]): Promise<{ type: string; payload: Record<string, unknown> }[]> {
+  const verifier = new Webhooks({ secret: SECRET });
+  const out: { type: string; payload: Record<string, unknown> }[] = [];
+  for (const { body, headers } of received) {
+    expect(await verifier.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+    const payload = JSON.parse(body) as Record<string, unknown>;
+    out.push({ type: [headers['x-github-event'], payload.action].filter(Boolean).join('.'), payload });
+  }
+  return out;
+}
+
+async function started() {
+  const twin = await twinDaemon('github', 'memory');
+  return { ...twin, octokit: new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log }) };
+}
+
+describe("the GitHub twin's commit statuses", () => {
+  it('keeps statuses per SHA, lists them newest first and combines the latest of each context', async () => {
+    const { octokit } = await started();
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octo-org', repo: 'statuses' };
+      await octokit.rest.repos.createInOrg({ org: repo.owner, name: repo.repo });
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret: SECRET },
+        events: ['status'],
+      });
+      const written = await octokit.rest.repos.createOrUpdateFileContents({
+        ...repo,
+        path: 'README.md',
+        message: 'Add the README',
+        content: Buffer.from('Hello\n').toString('base64'),
+      });
+      const sha = String(written.data.commit.sha);
+
+      // A state GitHub does not take, a SHA it has no commit of: 422.
+      const bad = octokit.request('POST /repos/{owner}/{repo}/statuses/{sha}' as string, {
+        ...repo,
+        sha,
+        state: 'green',
+      });
+      expect((await failure(bad))[0]).toBe(422);
+      const none = octokit.rest.repos.createCommitStatus({ ...repo, sha: 'not-a-sha', state: 'success' });
+      expect(await failure(none)).toEqual([
+        422,
+        { message: 'No commit found for SHA: not-a-sha', documentation_url: 'https://docs.github.com/rest' },
+      ]);
+
+      const made = await octokit.rest.repos.createCommitStatus({ ...repo, sha, state: 'pending', context: 'ci' });
+      expect(made.status).toBe(201);
+      expect(made.data).toMatchObject({
+        state: 'pending',
+        context: 'ci',
+        description: null,
+        target_url: null,
+        url: `https://api.github.com/repos/octo-org/statuses/statuses/${sha}`,
+        creator: { login: 'octocat' },
+      });
+      expect(typeof made.data.id).toBe('number');
+      expect(made.data.created_at).toBe(made.data.updated_at);
+      await octokit.rest.repos.createCommitStatus({
+        ...repo,
+        sha,
+        state: 'success',
+        context: 'ci',
+        target_url: 'https://ci.example.com/1',
+        description: 'Passed',
+      });
+      const lint = await octokit.rest.repos.createCommitStatus({ ...repo, sha, state: 'failure' });
+      expect(lint.data.context).toBe('default');
+
+      // By the branch's name, newest first; by the SHA the same.
+      const listed = await octokit.rest.repos.listCommitStatusesForRef({ ...repo, ref: 'main' });
+      expect(listed.data.map((one) => [one.context, one.state])).toEqual([
+        ['default', 'failure'],
+        ['ci', 'success'],
+        ['ci', 'pending'],
+      ]);
+      expect((await octokit.rest.repos.listCommitStatusesForRef({ ...repo, ref: sha })).data).toEqual(listed.data);
+      const paged = await octokit.rest.repos.listCommitStatusesForRef({ ...repo, ref: sha, per_page: 1 });
+      expect([paged.data.length, paged.headers.link]).toEqual([1, expect.stringContaining('page=2')]);
+
+      const failing = await octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: 'main' });
+      expect(failing.data).toMatchObject({
+        state: 'failure',
+        sha,
+        total_count: 2,
+        repository: { full_name: 'octo-org/statuses' },
+        url: `https://api.github.com/repos/octo-org/statuses/commits/${sha}/status`,
+      });
+      expect(failing.data.statuses.map((one) => [one.context, one.state])).toEqual([
+        ['default', 'failure'],
+        ['ci', 'success'],
+      ]);
+      await octokit.rest.repos.createCommitStatus({ ...repo, sha, state: 'success' });
+      expect((await octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: sha })).data.state).toBe('success');
+      await octokit.rest.repos.createCommitStatus({ ...repo, sha, state: 'pending', context: 'deploy' });
+      expect((await octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: sha })).data.state).toBe('pending');
+      // Another SHA has none: pending, nothing listed. A ref the twin holds no branch or tag of: 422.
+      const empty = await octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: SHA });
+      expect([empty.data.state, empty.data.total_count, empty.data.statuses]).toEqual(['pending', 0, []]);
+      expect((await octokit.rest.repos.listCommitStatusesForRef({ ...repo, ref: SHA })).data).toEqual([]);
+      const unknown = octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: 'no-such-branch' });
+      expect((await failure(unknown))[0]).toBe(422);
+
+      // Its ping, and each status its `status` event (the hook hears `status` alone: no push).
+      await receiver.until(6);
+      const events = await opened(receiver.received);
+      expect(events.map((one) => one.type)).toEqual(['ping', 'status', 'status', 'status', 'status', 'status']);
+      const [, first] = events;
+      expect(Object.keys(first?.payload ?? {})).toEqual(expect.arrayContaining(exampleKeys('status')));
+      expect(first?.payload).toMatchObject({
+        id: made.data.id,
+        sha,
+        name: 'octo-org/statuses',
+        state: 'pending',
+        context: 'ci',
+        commit: { sha, commit: { message: 'Add the README' } },
+        branches: [{ name: 'main', commit: { sha }, protected: false }],
+        repository: { full_name: 'octo-org/statuses' },
+        sender: { login: 'octocat' },
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends `mockpoint trigger github status` through the statuses flow', async () => {
+    const { daemon, name, octokit } = await started();
+    const client = createClient({ baseUrl: daemon.url });
+    const sent = await client.triggerTwin(name, { event: 'status', repo: 'octo/app' });
+    expect(sent.events.map((one) => one.type)).toEqual(['create', 'push', 'status']);
+    const event = sent.events[2]?.event as Record<string, unknown>;
+    expect(event).toMatchObject({ state: 'success', context: 'ci/mockpoint', branches: [{ name: 'main' }] });
+    const combined = await octokit.rest.repos.getCombinedStatusForRef({ owner: 'octo', repo: 'app', ref: 'main' });
+    expect([combined.data.state, combined.data.sha]).toEqual(['success', event.sha]);
+  });
+});
