@@ -164,3 +164,115 @@ describe("the GitHub twin's commit statuses", () => {
     expect([combined.data.state, combined.data.sha]).toEqual(['success', event.sha]);
   });
 });
+
+describe("the GitHub twin's check runs", () => {
+  it('makes, completes, reads and lists check runs, telling check_run created and completed', async () => {
+    const { octokit } = await started();
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octo-org', repo: 'checks' };
+      await octokit.rest.repos.createInOrg({ org: repo.owner, name: repo.repo });
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret: SECRET },
+        events: ['check_run'],
+      });
+      // `name` and `head_sha` are needed; a completion needs a conclusion; a status outside the list: 422.
+      const nameless = octokit.request('POST /repos/{owner}/{repo}/check-runs' as string, { ...repo, head_sha: SHA });
+      expect(await failure(nameless)).toEqual([
+        422,
+        { message: 'Invalid request.\n\n"name" wasn\'t supplied.', documentation_url: 'https://docs.github.com/rest' },
+      ]);
+      const unconcluded = octokit.rest.checks.create({ ...repo, name: 'ci', head_sha: SHA, status: 'completed' });
+      expect((await failure(unconcluded))[0]).toBe(422);
+      const odd = octokit.request('POST /repos/{owner}/{repo}/check-runs' as string, {
+        ...repo,
+        name: 'ci',
+        head_sha: SHA,
+        status: 'done',
+      });
+      expect((await failure(odd))[0]).toBe(422);
+
+      const made = await octokit.rest.checks.create({ ...repo, name: 'ci', head_sha: SHA, status: 'in_progress' });
+      expect(made.status).toBe(201);
+      expect(made.data).toMatchObject({
+        name: 'ci',
+        head_sha: SHA,
+        status: 'in_progress',
+        conclusion: null,
+        completed_at: null,
+        url: `https://api.github.com/repos/octo-org/checks/check-runs/${made.data.id}`,
+        output: { title: null, annotations_count: 0 },
+        pull_requests: [],
+      });
+      const lint = await octokit.rest.checks.create({ ...repo, name: 'lint', head_sha: SHA, conclusion: 'failure' });
+      expect([lint.data.status, lint.data.conclusion, typeof lint.data.completed_at]).toEqual([
+        'completed',
+        'failure',
+        'string',
+      ]);
+      const done = await octokit.rest.checks.update({
+        ...repo,
+        check_run_id: made.data.id,
+        conclusion: 'success',
+        output: { title: 'Passed', summary: 'Every test passed.' },
+      });
+      expect(done.data).toMatchObject({ status: 'completed', conclusion: 'success', output: { title: 'Passed' } });
+      expect((await octokit.rest.checks.get({ ...repo, check_run_id: made.data.id })).data).toEqual(done.data);
+      const missing = octokit.rest.checks.get({ ...repo, check_run_id: 999_999 });
+      expect((await failure(missing))[0]).toBe(404);
+
+      // A rerun of `ci`: the list shows the latest of each name unless `filter=all`.
+      const rerun = await octokit.rest.checks.create({ ...repo, name: 'ci', head_sha: SHA });
+      const latest = await octokit.rest.checks.listForRef({ ...repo, ref: SHA });
+      expect(latest.data.total_count).toBe(2);
+      expect(latest.data.check_runs.map((run) => [run.name, run.id])).toEqual([
+        ['ci', rerun.data.id],
+        ['lint', lint.data.id],
+      ]);
+      const all = await octokit.rest.checks.listForRef({ ...repo, ref: SHA, filter: 'all' });
+      expect(all.data.total_count).toBe(3);
+      const named = await octokit.rest.checks.listForRef({ ...repo, ref: SHA, check_name: 'lint' });
+      expect(named.data.check_runs.map((run) => run.id)).toEqual([lint.data.id]);
+
+      // Its ping; ci created, lint created and completed, ci completed, the rerun created (each
+      // delivery on its own: in any order).
+      await receiver.until(6);
+      const events = (await opened(receiver.received)).filter((one) => one.type !== 'ping');
+      const told = events.map(({ type, payload }) => `${type} ${(payload.check_run as { id: number }).id}`);
+      expect(told.sort()).toEqual(
+        [
+          `check_run.created ${made.data.id}`,
+          `check_run.completed ${made.data.id}`,
+          `check_run.created ${lint.data.id}`,
+          `check_run.completed ${lint.data.id}`,
+          `check_run.created ${rerun.data.id}`,
+        ].sort(),
+      );
+      for (const { type, payload } of events) {
+        const action = type.split('.')[1];
+        expect(Object.keys(payload), type).toEqual(expect.arrayContaining(exampleKeys('check_run', action)));
+        expect(payload.repository).toMatchObject({ full_name: 'octo-org/checks' });
+      }
+      const completed = events.find(
+        ({ type, payload }) =>
+          type === 'check_run.completed' && (payload.check_run as { id: number }).id === made.data.id,
+      );
+      expect(completed?.payload.check_run).toMatchObject({ conclusion: 'success', output: { title: 'Passed' } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends `mockpoint trigger github check_run.created` and `check_run.completed`', async () => {
+    const { daemon, name, octokit } = await started();
+    const client = createClient({ baseUrl: daemon.url });
+    const created = await client.triggerTwin(name, { event: 'check_run.created', repo: 'octo/app' });
+    expect(created.events.map((one) => one.type)).toEqual(['create', 'push', 'check_run.created']);
+    const completed = await client.triggerTwin(name, { event: 'check_run.completed', repo: 'octo/app' });
+    expect(completed.events.map((one) => one.type)).toEqual(['push', 'check_run.created', 'check_run.completed']);
+    const run = completed.events[2]?.event.check_run as { id: number; head_sha: string };
+    const read = await octokit.rest.checks.get({ owner: 'octo', repo: 'app', check_run_id: run.id });
+    expect(read.data).toMatchObject({ status: 'completed', conclusion: 'success', head_sha: run.head_sha });
+  });
+});

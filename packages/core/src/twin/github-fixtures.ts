@@ -68,6 +68,12 @@ const status: FixtureStep = {
     target_url: 'https://ci.example.com/builds/1',
   },
 };
+/** A check run of the commit the last write made. */
+const checkRun: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/check-runs',
+  body: { name: 'mockpoint-ci', head_sha: '{sha}', status: 'in_progress' },
+};
 /** A repository of its own, `trigger-{unique}` of the owner; made after `{repo}`, so that one stays. */
 const repository: FixtureStep[] = [
   { method: 'PATCH', path: '/repos/{repo}', body: {} },
@@ -115,6 +121,16 @@ export const GITHUB: Record<string, readonly FixtureStep[]> = {
   ],
   push: [write()],
   status: [write(), status],
+  'check_run.created': [write(), checkRun],
+  'check_run.completed': [
+    write(),
+    checkRun,
+    {
+      method: 'PATCH',
+      path: '/repos/{repo}/check-runs/{id}',
+      body: { conclusion: 'success', output: { title: 'Passed', summary: 'Every test passed.' } },
+    },
+  ],
   create: [write(), ref('heads')],
   delete: [write(), ref('heads'), { method: 'DELETE', path: '/repos/{repo}/git/refs/heads%2F{unique}' }],
   'release.created': [release],

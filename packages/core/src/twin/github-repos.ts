@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { githubChecks } from './github-checks.js';
 import { githubContents } from './github-contents.js';
 import { validationFailed } from './github-events.js';
 import { GITHUB_USER } from './github-issues.js';
@@ -243,7 +244,8 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   const answered =
     (await githubRefs(matched, sent.body, state, place)) ??
     (await githubContents(matched, sent.body, state, place)) ??
-    (await githubStatuses(matched, sent, state, place));
+    (await githubStatuses(matched, sent, state, place)) ??
+    (await githubChecks(matched, sent, state, place));
   if (answered !== undefined) {
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
     return answered;
