@@ -124,12 +124,16 @@ describe("the GitHub twin's commit statuses", () => {
       expect((await octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: sha })).data.state).toBe('success');
       await octokit.rest.repos.createCommitStatus({ ...repo, sha, state: 'pending', context: 'deploy' });
       expect((await octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: sha })).data.state).toBe('pending');
-      // Another SHA has none: pending, nothing listed. A ref the twin holds no branch or tag of: 422.
+      // Another SHA has none: pending, nothing listed. A ref the twin holds no branch or tag of: 404.
       const empty = await octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: SHA });
       expect([empty.data.state, empty.data.total_count, empty.data.statuses]).toEqual(['pending', 0, []]);
       expect((await octokit.rest.repos.listCommitStatusesForRef({ ...repo, ref: SHA })).data).toEqual([]);
       const unknown = octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: 'no-such-branch' });
-      expect((await failure(unknown))[0]).toBe(422);
+      expect(await failure(unknown)).toEqual([
+        404,
+        { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+      ]);
+      expect((await octokit.rest.repos.listCommitStatusesForRef({ ...repo, ref: 'no-such-branch' })).data).toEqual([]);
 
       // Its ping, and each status its `status` event (the hook hears `status` alone: no push).
       await receiver.until(6);

@@ -119,8 +119,7 @@ async function create(body: Record<string, unknown>, state: FlowState, place: Re
 /** The runs of `ref`, newest first: the latest of each name unless `filter=all`, by `check_name` and `status`. */
 async function listed(ref: string, query: Record<string, unknown>, state: FlowState, place: RepoPlace) {
   const sha = await shaOf(state, place.scope, ref);
-  if (sha === undefined) return noCommit(ref);
-  const runs = (await runsOf(state, place.scope)).filter((run) => run.head_sha === sha).reverse();
+  const runs = (await runsOf(state, place.scope)).filter((run) => sha !== undefined && run.head_sha === sha).reverse();
   const names = new Set<unknown>();
   const picked = runs.filter((run) => {
     if (query.check_name !== undefined && run.name !== query.check_name) return false;

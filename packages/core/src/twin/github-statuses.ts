@@ -1,11 +1,13 @@
 /**
  * A repository's commit statuses as GitHub keeps them (issue #73), per repository and SHA
  * (twin-own.ts): `POST …/statuses/{sha}` adds one (`state` one of error, failure, pending,
- * success; `context` "default" when none is sent; made by the authenticated user) and tells its
+ * success; `context` "default" when none is sent; made by the authenticated user; a `sha` not
+ * of 40 hex digits `422 No commit found for SHA`) and tells its
  * `status` event; `GET …/commits/{ref}/statuses` lists a ref's newest first, and
  * `GET …/commits/{ref}/status` combines them: the latest of each context, `failure` if one is an
  * error or a failure, else `pending` if one is pending or there are none, else `success`. A
- * `ref` is a SHA, or a branch or tag the twin holds (github-refs.ts).
+ * `ref` is a SHA, or a branch or tag the twin holds (github-refs.ts); another lists nothing and
+ * has no combined status (`404`).
  *
  * @module
  */
@@ -20,6 +22,7 @@ import type { MatchedOperation } from './twin-model.js';
 const KIND = 'statuses';
 const REPO = '/repos/{owner}/{repo}';
 const STATES = ['error', 'failure', 'pending', 'success'];
+const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** One status kept: the SHA it is of, the status as answered. */
 interface StatusRecord {
@@ -148,7 +151,8 @@ export async function githubStatuses(
   if (method !== 'GET' || (!listed && template !== `${REPO}/commits/{ref}/status`)) return undefined;
   const ref = matched.values.ref ?? '';
   const sha = await shaOf(state, place.scope, ref);
-  if (sha === undefined) return noCommit(ref);
+  // A ref the twin holds no commit of: no statuses to list, GitHub's 404 for its combined status.
+  if (sha === undefined) return listed ? { list: [] } : { error: NOT_FOUND };
   const statuses = await statusesAt(state, place.scope, sha);
   return listed ? { list: statuses } : { status: 200, body: combined(sha, statuses, place) };
 }
