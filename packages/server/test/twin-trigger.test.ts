@@ -294,7 +294,7 @@ it('refuses what it cannot send with a stable code and a message listing what ex
   expect([workflow.code, workflow.stderr]).toEqual([
     1,
     expect.stringMatching(
-      /^mockpoint trigger: error: event: github has no event "workflow_run"; one of create, delete, issue_comment.created, /,
+      /^mockpoint trigger: error: event: github has no event "workflow_run"; one of check_run.completed, check_run.created, create, delete, issue_comment.created, /,
     ),
   ]);
   expect(workflow.stderr).not.toContain('payment_intent');

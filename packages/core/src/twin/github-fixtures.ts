@@ -57,6 +57,23 @@ const release: FixtureStep = {
   path: '/repos/{repo}/releases',
   body: { tag_name: 'v1.0.0-{unique}', name: 'v1.0.0', body: 'Description of the release' },
 };
+/** A commit status of the commit the last write made. */
+const status: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/statuses/{sha}',
+  body: {
+    state: 'success',
+    context: 'ci/mockpoint',
+    description: 'The build passed',
+    target_url: 'https://ci.example.com/builds/1',
+  },
+};
+/** A check run of the commit the last write made. */
+const checkRun: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/check-runs',
+  body: { name: 'mockpoint-ci', head_sha: '{sha}', status: 'in_progress' },
+};
 /** A repository of its own, `trigger-{unique}` of the owner; made after `{repo}`, so that one stays. */
 const repository: FixtureStep[] = [
   { method: 'PATCH', path: '/repos/{repo}', body: {} },
@@ -103,6 +120,17 @@ export const GITHUB: Record<string, readonly FixtureStep[]> = {
     { method: 'POST', path: '/repos/{repo}/pulls/{number}/reviews', body: { body: 'Looks good.', event: 'APPROVE' } },
   ],
   push: [write()],
+  status: [write(), status],
+  'check_run.created': [write(), checkRun],
+  'check_run.completed': [
+    write(),
+    checkRun,
+    {
+      method: 'PATCH',
+      path: '/repos/{repo}/check-runs/{id}',
+      body: { conclusion: 'success', output: { title: 'Passed', summary: 'Every test passed.' } },
+    },
+  ],
   create: [write(), ref('heads')],
   delete: [write(), ref('heads'), { method: 'DELETE', path: '/repos/{repo}/git/refs/heads%2F{unique}' }],
   'release.created': [release],

@@ -103,6 +103,30 @@ export async function branchSha(state: FlowState, scope: string, branch: string)
   return (await refsOf(state, scope)).get(`refs/heads/${branch}`)?.sha;
 }
 
+/**
+ * The SHA `ref` names in the repository kept as `scope`: a commit's SHA as sent (the twin keeps
+ * no commits to look up), else that of the branch, or the tag, of that name (`undefined`: none held).
+ */
+export async function shaOf(state: FlowState, scope: string, ref: string): Promise<string | undefined> {
+  if (isSha(ref)) return ref.toLowerCase();
+  const refs = await refsOf(state, scope);
+  const names = [`refs/heads/${ref}`, `refs/tags/${ref}`, `refs/${ref}`];
+  return names.map((name) => refs.get(name)?.sha).find((sha) => sha !== undefined);
+}
+
+/** The branches of the repository kept as `scope` that point at `sha`, and the commit it is when the twin made it. */
+export async function commitAt(
+  state: FlowState,
+  scope: string,
+  sha: string,
+): Promise<{ branches: string[]; commit: PushedCommit | undefined }> {
+  const refs = await refsOf(state, scope);
+  const branches = [...refs.values()]
+    .filter((record) => record.sha === sha && record.ref.startsWith('refs/heads/'))
+    .map((record) => record.ref.slice('refs/heads/'.length));
+  return { branches, commit: commitOf(refs, sha) };
+}
+
 async function createRef(
   matched: MatchedOperation,
   sent: Record<string, unknown>,

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { githubChecks } from './github-checks.js';
 import { githubContents } from './github-contents.js';
 import { validationFailed } from './github-events.js';
 import { GITHUB_USER } from './github-issues.js';
@@ -28,6 +29,7 @@ import {
   valuesOf,
 } from './github-repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './github-repo-object.js';
+import { githubStatuses } from './github-statuses.js';
 import type { FlowError, FlowState, OwnAnswer, OwnRequest } from './twin-flows.js';
 import type { MatchedOperation } from './twin-model.js';
 
@@ -240,7 +242,10 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   const values = valuesOf(scope);
   const place: RepoPlace = { scope: scope.toLowerCase(), values, repository: record?.repository };
   const answered =
-    (await githubRefs(matched, sent.body, state, place)) ?? (await githubContents(matched, sent.body, state, place));
+    (await githubRefs(matched, sent.body, state, place)) ??
+    (await githubContents(matched, sent.body, state, place)) ??
+    (await githubStatuses(matched, sent, state, place)) ??
+    (await githubChecks(matched, sent, state, place));
   if (answered !== undefined) {
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
     return answered;
