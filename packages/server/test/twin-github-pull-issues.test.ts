@@ -80,6 +80,11 @@ describe.each(['level', 'redis'] as const)('a pull request changed through its i
       const read = await octokit.rest.pulls.get({ ...repo, pull_number: 2 });
       expect(read.data).toMatchObject({ title: 'Fix the crash', locked: true, active_lock_reason: 'resolved' });
       expect(read.data.labels.map((label) => label.name)).toEqual(['bug', 'ready']);
+      expect([read.data.assignees?.map((user) => user.login), read.data.assignee?.login]).toEqual([
+        ['octocat'],
+        'octocat',
+      ]);
+
       // GitHub's four reasons, else 422.
       expect(
         await statusOf(

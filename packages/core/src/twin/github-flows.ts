@@ -21,7 +21,16 @@ import {
   maskedHook,
   validationFailed,
 } from './github-events.js';
-import { GITHUB_USER, issueLabels, issueLock, keyed, member, namedMembers, updating } from './github-issues.js';
+import {
+  GITHUB_USER,
+  issueLabels,
+  issueLock,
+  keyed,
+  member,
+  namedApplied,
+  namedMembers,
+  updating,
+} from './github-issues.js';
 import { githubList } from './github-lists.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './github-payloads.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './github-releases.js';
@@ -101,7 +110,8 @@ function created(
   object.labels = [];
   object.assignees = [];
   if ('assignee' in object) object.assignee = null;
-  namedMembers(object, sent);
+  // An issue takes `labels` and `assignees` as names; a pull request's create takes neither.
+  if (last === 'issues') namedMembers(object, sent);
   if ('locked' in object) object.locked = false;
   if ('active_lock_reason' in object) object.active_lock_reason = null;
   for (const field of ['closed_at', 'merged_at', 'closed_by', 'state_reason'])
@@ -158,7 +168,7 @@ export const githubFlows: TwinFlows = {
     if (template.endsWith('/releases')) releaseUpdating(object, tools);
     updating(template, object, was, tools);
     const last = template.split('/').at(-1);
-    if (GITHUB_KEPT.has(template) && (last === 'issues' || last === 'pulls')) namedMembers(object, sent);
+    if (GITHUB_KEPT.has(template) && (last === 'issues' || last === 'pulls')) namedApplied(object);
   },
   list: githubList,
   member,

@@ -89,6 +89,20 @@ export function namedMembers(object: Record<string, unknown>, sent: Record<strin
   object.assignee = users[0] ?? null;
 }
 
+/**
+ * What an update applied as names made objects: the `labels` and `assignees` an operation that
+ * takes them (`issues.update`, of a pull request too) put on the object as sent; an operation
+ * that does not take them (`pulls.update`) applied none, and nothing changes.
+ */
+export function namedApplied(object: Record<string, unknown>): void {
+  const raw = (value: unknown) => Array.isArray(value) && value.some((one) => typeof one === 'string');
+  const applied: Record<string, unknown> = {};
+  if (raw(object.labels)) applied.labels = object.labels;
+  if (raw(object.assignees)) applied.assignees = object.assignees;
+  else if (typeof object.assignee === 'string') applied.assignee = object.assignee;
+  namedMembers(object, applied);
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

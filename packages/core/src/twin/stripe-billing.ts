@@ -377,7 +377,9 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
     kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object, events: RESUMED, after: true });
     return;
   }
-  if (subscription.status !== 'incomplete') return;
+  // Resumed unpaid (stripe-resume.ts): its resumption invoice paid, it is `active`.
+  const resumedUnpaid = subscription.status === 'past_due' && subscription.latest_invoice === invoice.id;
+  if (subscription.status !== 'incomplete' && !resumedUnpaid) return;
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...subscription, status: 'active' }, after: true });
 }
 

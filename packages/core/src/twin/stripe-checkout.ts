@@ -60,20 +60,7 @@ async function lineItems(session: Obj, sent: Obj, kit: FlowKit): Promise<Obj | F
     const item = (typeof raw === 'object' && raw !== null ? raw : {}) as Obj;
     const price = await priceOf(item, `line_items[${index}]`, kit, session.mode === 'subscription');
     if (isFlowError(price)) return price;
-    const quantity = typeof item.quantity === 'number' ? item.quantity : 1;
-    const amount = (Number((price as Obj).unit_amount) || 0) * quantity;
-    data.push({
-      id: kit.newId('li_'),
-      object: 'item',
-      amount_discount: 0,
-      amount_subtotal: amount,
-      amount_tax: 0,
-      amount_total: amount,
-      currency: (price as Obj).currency,
-      description: null,
-      price,
-      quantity,
-    });
+    data.push(lineItem(price as Obj, item.quantity, kit));
   }
   if (session.mode === 'subscription' && !data.some((line) => (line.price as Obj).type === 'recurring')) {
     return invalidRequest(
@@ -218,4 +205,22 @@ export function sessionAction(
     return { object: session, answer: session.line_items, events: [] };
   }
   return undefined;
+}
+
+/** A Checkout Session's or a Payment Link's line item (`li_…`) of `price`, `quantity` (1 unless a number is sent). */
+export function lineItem(price: Obj, sentQuantity: unknown, kit: FlowKit): Obj {
+  const quantity = typeof sentQuantity === 'number' ? sentQuantity : 1;
+  const amount = (Number(price.unit_amount) || 0) * quantity;
+  return {
+    id: kit.newId('li_'),
+    object: 'item',
+    amount_discount: 0,
+    amount_subtotal: amount,
+    amount_tax: 0,
+    amount_total: amount,
+    currency: price.currency,
+    description: null,
+    price,
+    quantity,
+  };
 }

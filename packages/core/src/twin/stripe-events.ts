@@ -50,8 +50,9 @@ export function stripeEventTypes(change: TwinChange): string[] {
   const { object } = change;
   const name = object.object;
   if (typeof name !== 'string' || name === 'event' || name === 'webhook_endpoint') return [];
-  // A Subscription's events are `customer.subscription.*`; Stripe sends no `checkout.session.created`.
-  if (name === 'checkout.session' && change.kind === 'created') return [];
+  // A Subscription's events are `customer.subscription.*`; Stripe sends no `checkout.session.created`
+  // and no `.updated` (a session's update, stripe-checkout-update.ts, is told by no event).
+  if (name === 'checkout.session' && (change.kind === 'created' || change.kind === 'updated')) return [];
   const own =
     change.kind === 'action' ? [] : [`${name === 'subscription' ? 'customer.subscription' : name}.${change.kind}`];
   if (name === 'subscription') return [...own, ...subscriptionMoved(change)];

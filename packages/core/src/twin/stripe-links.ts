@@ -8,6 +8,7 @@
  * @module
  */
 import { priceOf } from './stripe-billing.js';
+import { lineItem } from './stripe-checkout.js';
 import { isFlowError, missingParam, noSuch } from './stripe-errors.js';
 import type { FlowError, FlowKit } from './twin-flows.js';
 
@@ -28,20 +29,7 @@ export async function creatingLink(link: Obj, sent: Obj, kit: FlowKit): Promise<
     if (held?.object !== 'price' && !kit.examples) return noSuch('price', item.price, at);
     const price = await priceOf(item, at, kit, false);
     if (isFlowError(price)) return price;
-    const quantity = typeof item.quantity === 'number' ? item.quantity : 1;
-    const amount = (Number(price.unit_amount) || 0) * quantity;
-    data.push({
-      id: kit.newId('li_'),
-      object: 'item',
-      amount_discount: 0,
-      amount_subtotal: amount,
-      amount_tax: 0,
-      amount_total: amount,
-      currency: price.currency,
-      description: null,
-      price,
-      quantity,
-    });
+    data.push(lineItem(price, item.quantity, kit));
   }
   const id = String(link.id);
   link.currency = data[0]?.currency ?? link.currency;

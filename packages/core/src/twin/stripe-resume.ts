@@ -3,9 +3,9 @@
  * has it: with `billing_cycle_anchor: now` (its default) a new period starts now and a resumption
  * Invoice for it is finalized at once and charged to the subscription's (or its customer's)
  * default payment method. Paid, the subscription is `active` (`customer.subscription.resumed`,
- * `customer.subscription.updated`); unpaid (no payment method, a declined card), it stays `paused`
- * with that invoice `open` as its `latest_invoice`, and becomes `active` once the invoice's
- * PaymentIntent is paid (stripe-billing.ts `paidInvoice`).
+ * `customer.subscription.updated`); unpaid (no payment method, a declined card), it is resumed
+ * `past_due` (the same events) with that invoice `open` as its `latest_invoice`, and becomes
+ * `active` once the invoice's PaymentIntent is paid (stripe-billing.ts `paidInvoice`).
  *
  * @module
  */
@@ -74,6 +74,7 @@ export async function resumedSubscription(subscription: Obj, sent: Obj, kit: Flo
     const why = intent.status === 'requires_action' ? 'invoice.payment_action_required' : 'invoice.payment_failed';
     writeInvoice('updated', failed, [why], kit);
   }
-  // Unpaid: paused until its invoice is, its new period not begun.
-  return { object: { ...subscription, latest_invoice: invoiceId }, events: ['customer.subscription.updated'] };
+  // Unpaid (no payment method, a declined card): resumed all the same, `past_due` with its invoice
+  // `open`, as Stripe's reference says ("if payment fails the subscription will be past_due").
+  return { object: { ...moved, status: 'past_due' }, events: RESUMED };
 }

@@ -1086,8 +1086,6 @@ export class TwinEngine {
     asked: Asked,
     asMember = false,
   ): Promise<TwinAnswer> {
-    const member = asMember ? undefined : await this.#memberTarget(matched, resource);
-    if (member !== undefined) return this.#update(member.matched, member.resource, params, asked, true);
     const invalid = this.#parts.flows?.checkUpdate?.(resource.template, params.body);
     if (invalid !== undefined) throw new Refusal(invalid);
     const fields = this.#fields(matched);
@@ -1117,6 +1115,9 @@ export class TwinEngine {
       // Changed through its host's path (a pull request's `…/issues/{n}`): answered as one of the host.
       return this.#json(200, asMember ? (this.#parts.flows?.member?.(template, shown) ?? shown) : shown);
     }
+    // Not held: a collection `within` it may hold that number (read only now, not on every update).
+    const member = asMember ? undefined : await this.#memberTarget(matched, resource);
+    if (member !== undefined) return this.#update(member.matched, member.resource, params, asked, true);
     if (!this.#examples) throw new Refusal(this.#missing(resource, matched.values[resource.idParam] as string));
     const { status, value } = this.#example(matched);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
@@ -1305,7 +1306,6 @@ export class TwinEngine {
     if (!hasMembers(this.#related, resource)) return undefined;
     const which = this.#which(matched, resource, this.#scopeOf(resource, matched.values));
     const read = await this.#parts.collections.get(this.#parts.name);
-    if ((await this.#stored(resource, read))?.some((item) => which(item) && !item.deleted) === true) return undefined;
     const held = memberHolding(this.#related, resource, which, read);
     if (held === undefined) return undefined;
     const { member } = held;
@@ -1392,11 +1392,12 @@ export class TwinEngine {
   ): Promise<TwinAnswer | undefined> {
     const flows = this.#parts.flows;
     if (flows?.action === undefined && flows?.acting === undefined) return undefined;
-    const member = await this.#memberTarget(matched, owner);
-    if (member !== undefined) return this.#act(member.matched, member.resource, params, asked);
     // The owner's place is its own path's (`…/issues/{issue_number}/labels/{name}`: not the `name`).
     const which = this.#which(matched, owner, this.#scopeOf(owner, matched.values));
     const stored = (await this.#stored(owner))?.find((item) => which(item) && !item.deleted);
+    // Not held: a collection `within` it may hold that number (a pull request's labels or lock).
+    const member = stored === undefined ? await this.#memberTarget(matched, owner) : undefined;
+    if (member !== undefined) return this.#act(member.matched, member.resource, params, asked);
     const given = () => (stored === undefined ? undefined : structuredClone(stored.object));
     const into = written();
     const kit = this.#kit(into, asked.version);
