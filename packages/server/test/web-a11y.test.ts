@@ -52,65 +52,70 @@ const SIZES = [
 ] as const;
 
 describe.each(SIZES)('at $width×$height', (size) => {
-  test.each(['light', 'dark'] as const)('%s: no axe violation on any view', async (scheme) => {
-    const { page, problems } = await openPage(await useBrowser(), { width: size.width, height: size.height });
-    await page.emulateMedia({ colorScheme: scheme });
-    const name = (view: string) => `${size.label}-${scheme}-${view}`;
-    const found: Record<string, string[]> = {};
-    const check = async (view: string) => {
-      await page.mouse.move(0, 0);
-      found[view] = await axeViolations(page);
-      await screenshot(page, name(view));
-    };
+  // Ten views, axe on each: on a loaded 2-core runner one pass took past the 30 s default.
+  test.each(['light', 'dark'] as const)(
+    '%s: no axe violation on any view',
+    async (scheme) => {
+      const { page, problems } = await openPage(await useBrowser(), { width: size.width, height: size.height });
+      await page.emulateMedia({ colorScheme: scheme });
+      const name = (view: string) => `${size.label}-${scheme}-${view}`;
+      const found: Record<string, string[]> = {};
+      const check = async (view: string) => {
+        await page.mouse.move(0, 0);
+        found[view] = await axeViolations(page);
+        await screenshot(page, name(view));
+      };
 
-    await page.goto(`${server.url}/`);
-    await poll(() => page.locator('.endpoint-list li').count()).toBe(5);
-    await poll(() => page.locator('#version').textContent()).toMatch(/^v/);
-    await check('home');
+      await page.goto(`${server.url}/`);
+      await poll(() => page.locator('.endpoint-list li').count()).toBe(5);
+      await poll(() => page.locator('#version').textContent()).toMatch(/^v/);
+      await check('home');
 
-    await page.goto(`${server.url}/#/new`);
-    await page.getByLabel('Name', { exact: true }).fill('bad name');
-    await poll(() => page.locator('#new-name-error').textContent()).not.toBe('');
-    await check('new-with-error');
+      await page.goto(`${server.url}/#/new`);
+      await page.getByLabel('Name', { exact: true }).fill('bad name');
+      await poll(() => page.locator('#new-name-error').textContent()).not.toBe('');
+      await check('new-with-error');
 
-    await page.goto(`${server.url}/#/e/payment-succeeded`);
-    await poll(() => page.locator('.journal-list li').count()).toBe(3);
-    await poll(() => page.locator('.live').textContent()).toBe('Live');
-    await page.locator('.journal-list summary').nth(1).click();
-    await poll(() => page.locator('.memory-panel').isVisible()).toBe(true);
-    await check('detail');
+      await page.goto(`${server.url}/#/e/payment-succeeded`);
+      await poll(() => page.locator('.journal-list li').count()).toBe(3);
+      await poll(() => page.locator('.live').textContent()).toBe('Live');
+      await page.locator('.journal-list summary').nth(1).click();
+      await poll(() => page.locator('.memory-panel').isVisible()).toBe(true);
+      await check('detail');
 
-    await page.getByRole('button', { name: 'Edit' }).click();
-    await poll(() => page.locator('.editor').count()).toBe(1);
-    await check('edit');
-    await page.keyboard.press('Escape');
-    await poll(() => page.locator('.editor').count()).toBe(0);
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await poll(() => page.locator('.editor').count()).toBe(1);
+      await check('edit');
+      await page.keyboard.press('Escape');
+      await poll(() => page.locator('.editor').count()).toBe(0);
 
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await check('delete-question');
-    await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await check('delete-question');
+      await page.keyboard.press('Escape');
 
-    await page.goto(`${server.url}/#/e/order-payd`);
-    // Each run adds one request to it (below): at least the one sent before.
-    await poll(() => page.locator('.journal-list li').count()).toBeGreaterThan(0);
-    await check('missing-name');
+      await page.goto(`${server.url}/#/e/order-payd`);
+      // Each run adds one request to it (below): at least the one sent before.
+      await poll(() => page.locator('.journal-list li').count()).toBeGreaterThan(0);
+      await check('missing-name');
 
-    // An open entry holds new requests behind the "N new" button in the journal's head.
-    await page.locator('.journal-list summary').first().click();
-    await poll(() => page.locator('.live').textContent()).toBe('Live (no endpoint)');
-    await fetch(`${server.url}/endpoint/order-payd`, { method: 'POST', body: '{"order":8}' });
-    await poll(() => page.locator('.new-requests').textContent()).toBe('1 new ↑');
-    await check('new-requests');
+      // An open entry holds new requests behind the "N new" button in the journal's head.
+      await page.locator('.journal-list summary').first().click();
+      await poll(() => page.locator('.live').textContent()).toBe('Live (no endpoint)');
+      await fetch(`${server.url}/endpoint/order-payd`, { method: 'POST', body: '{"order":8}' });
+      await poll(() => page.locator('.new-requests').textContent()).toBe('1 new ↑');
+      await check('new-requests');
 
-    await page.goto(`${server.url}/`);
-    await page.getByLabel('Filter endpoints').fill('zzz');
-    await poll(() => page.locator('.list-body .empty').textContent()).toBe(
-      'No endpoint has “zzz” in its name or body.',
-    );
-    await check('empty-filter');
+      await page.goto(`${server.url}/`);
+      await page.getByLabel('Filter endpoints').fill('zzz');
+      await poll(() => page.locator('.list-body .empty').textContent()).toBe(
+        'No endpoint has “zzz” in its name or body.',
+      );
+      await check('empty-filter');
 
-    await page.context().close();
-    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((view) => [view, []])));
-    expect(problems).toEqual([]);
-  });
+      await page.context().close();
+      expect(found).toEqual(Object.fromEntries(Object.keys(found).map((view) => [view, []])));
+      expect(problems).toEqual([]);
+    },
+    120_000,
+  );
 });
