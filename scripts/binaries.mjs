@@ -24,8 +24,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// The list @mockpoint/twins exports (its source of truth; plain JavaScript, nothing to build).
-import { providers as TWIN_PROVIDERS } from '../packages/twins/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'packages', 'server');
@@ -34,6 +32,8 @@ const WEB = join(SERVER, 'dist', 'web');
 const STAMP = join(SERVER, 'dist', '.build-stamp');
 /** The providers' twins (@mockpoint/twins): read from disk by the package, embedded in the file here. */
 const TWINS = join(ROOT, 'packages', 'twins');
+/** Its providers: a folder each, with a profile (the package's own list is TypeScript, bundled below). */
+const TWIN_PROVIDERS = readdirSync(TWINS).filter((folder) => existsSync(join(TWINS, folder, 'profile.json')));
 
 /** Each target: bun's name for it, the classic-level prebuild it embeds, the file written. */
 /**
@@ -135,36 +135,40 @@ function inputsKey(target) {
   );
 }
 
-/** The files of @mockpoint/twins that a twin reads: each provider's document and profile. */
+/** The data files of @mockpoint/twins that a twin reads: each provider's document, profile and added parameters. */
 function twinFiles() {
-  return TWIN_PROVIDERS.flatMap((provider) => [
-    join(TWINS, provider, 'document.json.gz'),
-    join(TWINS, provider, 'profile.json'),
-  ]);
+  return TWIN_PROVIDERS.flatMap((provider) =>
+    ['document.json.gz', 'profile.json', 'params.json.gz']
+      .map((file) => join(TWINS, provider, file))
+      .filter((file) => existsSync(file)),
+  ).concat(
+    // Its code (bundled from source, below): a change to a provider's flows makes a new executable.
+    TWIN_PROVIDERS.flatMap((provider) =>
+      readdirSync(join(TWINS, provider))
+        .filter((file) => file.endsWith('.ts') && !file.includes('.test.'))
+        .map((file) => join(TWINS, provider, file)),
+    ),
+    [join(TWINS, 'src', 'index.ts'), join(TWINS, 'src', 'files.ts')],
+  );
 }
 
 /**
- * @mockpoint/twins as one module with its files inside: the package reads them next to its
- * index.js, which an executable has no folder for. The same exports, the same answers.
+ * @mockpoint/twins' file reader (packages/twins/src/files.ts) with the files inside: the package
+ * reads them next to itself, which an executable has no folder for. The same answers.
  */
-function embeddedTwins() {
+function embeddedTwinFiles() {
   const files = Object.fromEntries(
-    TWIN_PROVIDERS.map((provider) => [
-      provider,
-      {
-        document: readFileSync(join(TWINS, provider, 'document.json.gz')).toString('base64'),
-        profile: readFileSync(join(TWINS, provider, 'profile.json'), 'utf8'),
-      },
-    ]),
+    twinFiles()
+      .filter((file) => /\.json(\.gz)?$/.test(file))
+      .map((file) => [relative(TWINS, file).split('\\').join('/'), readFileSync(file).toString('base64')]),
   );
   return [
     "import { gunzipSync } from 'node:zlib';",
-    `export const providers = ${JSON.stringify(TWIN_PROVIDERS)};`,
     `const files = ${JSON.stringify(files)};`,
-    'export async function load(provider) {',
-    "  if (!providers.includes(provider)) throw new Error('no twin of ' + provider + '; one of ' + providers.join(', '));",
-    '  const { document, profile } = files[provider];',
-    "  return { document: JSON.parse(gunzipSync(Buffer.from(document, 'base64')).toString('utf8')), profile: JSON.parse(profile) };",
+    'export async function readProviderFile(path) {',
+    '  if (!Object.hasOwn(files, path)) return undefined;',
+    "  const bytes = Buffer.from(files[path], 'base64');",
+    "  return (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');",
     '}',
     '',
   ].join('\n');
@@ -210,7 +214,12 @@ async function build(target, out) {
       {
         name: 'twins-embedded',
         setup(builder) {
-          builder.onLoad({ filter: /[\\/]twins[\\/]index\.js$/ }, () => ({ contents: embeddedTwins(), loader: 'js' }));
+          // The package from its source (its flows are TypeScript; Bun reads it), its files embedded.
+          builder.onResolve({ filter: /^@mockpoint\/twins$/ }, () => ({ path: join(TWINS, 'src', 'index.ts') }));
+          builder.onLoad({ filter: /[\\/]twins[\\/]src[\\/]files\.ts$/ }, () => ({
+            contents: embeddedTwinFiles(),
+            loader: 'js',
+          }));
         },
       },
     ],

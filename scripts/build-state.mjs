@@ -28,6 +28,8 @@ export const DAEMON_FILTER = '@mockpoint/server...';
 export const DAEMON_PACKAGES = [
   { name: '@mockpoint/core', dir: join(ROOT, 'packages', 'core') },
   { name: '@mockpoint/web', dir: join(ROOT, 'packages', 'web') },
+  // The providers' twins (their flows are code, built): an optional peer the daemon imports on a first twin.
+  { name: '@mockpoint/twins', dir: join(ROOT, 'packages', 'twins') },
   { name: '@mockpoint/server', dir: join(ROOT, 'packages', 'server') },
 ];
 

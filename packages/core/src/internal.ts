@@ -15,6 +15,24 @@ export { ERROR_LIST, ERRORS, type ErrorSpec } from './registry/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './registry/errors.js';
 export { hasShape, thrownMessage } from './registry/shape.js';
 
+// What a provider's flows (a folder of @mockpoint/twins, docs/development.md "Adding a provider")
+// are written against: types only, so a provider takes nothing of the core at run time.
+export type { FixtureStep } from './twin/twin-fixtures.js';
+export type {
+  ActionOutcome,
+  FlowError,
+  FlowKit,
+  FlowState,
+  FlowTools,
+  ListOutcome,
+  OwnAnswer,
+  OwnRequest,
+  TwinChange,
+  TwinFlows,
+} from './twin/twin-flows.js';
+export type { MatchedOperation } from './twin/twin-model.js';
+export type { TwinProvider } from './twin/twin-provider.js';
+
 /**
  * `mockpoint verify`'s checks (an OpenAPI document read, routes checked against it),
  * loaded when a verify runs: YAML and the JSON Schema validator stay out of every

@@ -142,6 +142,15 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
       });
       expect(customer.status).toBe(200);
       expect(await customer.json()).toMatchObject({ object: 'customer', email: 'jenny@example.com' });
+      // Stripe's flows (its folder's code, bundled from source): a test card's payment succeeds.
+      // Its added parameters (params.json.gz): `excluded_payment_method_types`, which the 2024 document lacks.
+      const paid = await fetch(`${daemon.url}/endpoint/pay/v1/payment_intents`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test_binary', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'amount=1200&currency=usd&payment_method=pm_card_visa&confirm=true&excluded_payment_method_types[0]=klarna',
+      });
+      expect(paid.status).toBe(200);
+      expect(await paid.json()).toMatchObject({ object: 'payment_intent', status: 'succeeded', amount: 1200 });
     } finally {
       expect(await daemon.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     }

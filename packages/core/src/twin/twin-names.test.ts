@@ -1,27 +1,33 @@
 /**
  * The twin engine names no provider (SPEC §2.20, "A provider is one object"): what is a
- * provider's own is its object (twin-provider.ts), in its own modules, registered in
- * providers.ts. This test reads every non-test `.ts` file of `twin/` but those — a provider's
- * files are the ones named `<provider>-*.ts` for a provider of the list — and names each place
- * one of them names a provider: an identifier, a string, a template's text, a regular
- * expression, a type, an import.
+ * provider's own is its object (twin-provider.ts) and its code, a folder of `@mockpoint/twins`
+ * (packages/twins/<name>/), loaded on its first twin. This test reads every non-test `.ts` file of
+ * the core's `twin/` and names each place one of them names a provider: an identifier, a string,
+ * a template's text, a regular expression, a type, an import. The providers are the folders of
+ * packages/twins with a profile; their words, each one's name and the title its object gives.
  *
  * Comments are left out: they cite the provider a behaviour was modelled on (Stripe's
  * `previous_attributes`, GitHub's `Link`), which is how a reader checks the engine against the
  * provider's own docs, and they change nothing the engine does. What the rule keeps out is a
  * code path, a message or a type that only one provider's twin takes.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { PROVIDERS } from './providers.js';
 
 const TWIN = dirname(fileURLToPath(import.meta.url));
+/** The providers' package: one folder each. */
+const TWINS = fileURLToPath(new URL('../../../twins/', import.meta.url));
 
-/** The one module that names every provider: the list. */
-const LIST = 'providers.ts';
+/** The providers: each folder of the package with a profile, its name and its object's title. */
+const PROVIDERS = readdirSync(TWINS)
+  .filter((folder) => existsSync(join(TWINS, folder, 'profile.json')))
+  .map((name) => ({
+    name,
+    title: /\btitle: '([^']+)'/.exec(readFileSync(join(TWINS, name, 'provider.ts'), 'utf8'))?.[1] ?? name,
+  }));
 
 /** The words that name a provider: each one's name and title, lower-cased. */
 const WORDS = [...new Set(PROVIDERS.flatMap(({ name, title }) => [name.toLowerCase(), title.toLowerCase()]))];
@@ -57,11 +63,9 @@ function namesIn(file: string, text: string, words: readonly string[]): string[]
   return found;
 }
 
-/** The engine's files: every non-test `.ts` file of `twin/` but the list and the providers' own. */
-function engineFiles(names: readonly string[]): string[] {
-  return readdirSync(TWIN)
-    .filter((file) => file.endsWith('.ts') && !file.includes('.test') && !file.endsWith('.d.ts'))
-    .filter((file) => file !== LIST && !names.some((name) => file.startsWith(`${name}-`)));
+/** The engine's files: every non-test `.ts` file of `twin/`. */
+function engineFiles(): string[] {
+  return readdirSync(TWIN).filter((file) => file.endsWith('.ts') && !file.includes('.test') && !file.endsWith('.d.ts'));
 }
 
 describe('the provider-name check', () => {
@@ -86,24 +90,27 @@ describe('the provider-name check', () => {
       'x.ts:7: /api\\.github\\.com/',
     ]);
   });
-
-  it("leaves out the list and a provider's own files", () => {
-    const files = engineFiles(['stripe', 'github']);
-    expect(files).not.toContain(LIST);
-    expect(files.filter((file) => file.startsWith('stripe-') || file.startsWith('github-'))).toEqual([]);
-  });
 });
 
 describe('the twin engine (packages/core/src/twin)', () => {
-  const names = PROVIDERS.map(({ name }) => name);
-  const files = engineFiles(names);
+  const files = engineFiles();
 
-  it('is read whole', () => {
+  it('is read whole, and the providers are known', () => {
     // The engine's files are seen, and the providers are known (a check that read nothing would pass).
     expect(files).toContain('twin-engine.ts');
     expect(files).toContain('twin-provider.ts');
     expect(files.length).toBeGreaterThan(25);
-    expect(WORDS.length).toBeGreaterThanOrEqual(2);
+    expect(PROVIDERS).toEqual(
+      expect.arrayContaining([
+        { name: 'stripe', title: 'Stripe' },
+        { name: 'github', title: 'GitHub' },
+      ]),
+    );
+  });
+
+  it("holds none of a provider's code: its files are its folder of @mockpoint/twins", () => {
+    const named = files.filter((file) => PROVIDERS.some(({ name }) => file.startsWith(`${name}-`)));
+    expect(named).toEqual([]);
   });
 
   it('names no provider outside its comments', () => {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_MS, RATE_LIMIT_STYLES, windowMs } from '../api/rate-limit.js';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { MockpointError } from '../registry/errors.js';
-import { providerNames } from './twin-provider.js';
+import { loadedProviders, providerOf } from './twin-provider.js';
 
 /** How lists page (cursor or numbered), built on first use as the profile's schema is. */
 const pageSchemas = onFirstUse(() => {
@@ -215,8 +215,14 @@ const profileSchemas = onFirstUse(() => {
       emptyObjects: z.array(z.string().min(1).max(64)).max(16).default([]),
       /** `expand[]` (Stripe): ids in the answer replaced by the objects they name. */
       expand: z.string().max(64).optional(),
-      /** A provider's built-in flows beside the generic engine. */
-      flows: z.enum(providerNames()).optional(),
+      /**
+       * A provider's built-in flows beside the generic engine: the name of a provider of
+       * `@mockpoint/twins` (checked against those loaded, twin-table.ts loads the one named).
+       */
+      flows: z
+        .string()
+        .regex(/^[a-z][a-z0-9-]{0,63}$/)
+        .optional(),
       /**
        * Paths that create and list the items of a collection found elsewhere, by
        * that collection's path (GitHub's `…/issues/{issue_number}/comments` →
@@ -256,7 +262,17 @@ export type TwinProfile = z.output<ReturnType<typeof profileSchemas>['twinProfil
 /** `value` as a profile, or `INVALID_TWIN` naming the first field that breaks the format. */
 export function checkProfile(value: unknown): TwinProfile {
   const parsed = profileSchemas().twinProfileSchema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const { flows } = parsed.data;
+    if (flows !== undefined && providerOf(flows) === undefined) {
+      const loaded = loadedProviders().map(({ name }) => `"${name}"`);
+      throw new MockpointError(
+        'INVALID_TWIN',
+        `profile.flows: no provider "${flows}" is loaded${loaded.length === 0 ? '' : ` (loaded: ${loaded.join(', ')})`}; a provider's flows come with its twin, { "provider": "${flows}" } (see docs/twins.md)`,
+      );
+    }
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? `profile.${issue.path.join('.')}` : 'profile';
   throw new MockpointError('INVALID_TWIN', `${where}: ${issue?.message ?? 'not a profile'} (see docs/twins.md)`);

@@ -1,13 +1,14 @@
 /**
  * A provider of twins as one object (SPEC §2.20): everything of it the twin engine reads — its
  * flows (with its events and their signing scheme), the calls `mockpoint trigger` makes for its
- * events, the form of the signing secrets it makes, its words in messages. Each is a module of
- * its own beside its flows (`<name>-provider.ts`), registered once in providers.ts; the engine
- * reads the list and the object, never a provider's name (twin-names.test.ts guards it).
+ * events, the form of the signing secrets it makes, its words in messages. Each provider is a
+ * folder of `@mockpoint/twins` (docs/development.md, "Adding a provider"), whose `load()` answers
+ * its object beside its document; the table registers it here when it loads it
+ * (twin-table.ts). The engine reads the registered objects, never a provider's name
+ * (twin-names.test.ts guards it).
  *
  * @module
  */
-import { PROVIDERS } from './providers.js';
 import type { FixtureStep } from './twin-fixtures.js';
 import type { TwinFlows } from './twin-flows.js';
 
@@ -26,15 +27,20 @@ export interface TwinProvider {
   secretPrefix?: string;
 }
 
-/** The provider a profile's `flows` names, none for another. */
-export function providerOf(name: string | undefined): TwinProvider | undefined {
-  return name === undefined ? undefined : PROVIDERS.find((one) => one.name === name);
+/** The providers loaded so far, by name: a process loads a provider's code on its first twin. */
+const REGISTERED = new Map<string, TwinProvider>();
+
+/** Makes `provider` the one its name names (a later load of the same provider replaces it). */
+export function registerProvider(provider: TwinProvider): void {
+  REGISTERED.set(provider.name, provider);
 }
 
-/**
- * The names of the providers, in the list's order: read when called, not when this module is
- * loaded, so that a provider's module may import the engine's without a cycle failing.
- */
-export function providerNames(): string[] {
-  return PROVIDERS.map(({ name }) => name);
+/** The provider a profile's `flows` names, none for another or one not loaded yet. */
+export function providerOf(name: string | undefined): TwinProvider | undefined {
+  return name === undefined ? undefined : REGISTERED.get(name);
+}
+
+/** The providers loaded so far, in the order they were loaded. */
+export function loadedProviders(): TwinProvider[] {
+  return [...REGISTERED.values()];
 }

@@ -19,7 +19,7 @@ import { TwinModel } from './twin-model.js';
 import { TwinOutbox, type TwinWebhooks } from './twin-outbox.js';
 import { OUTBOX, OutboxRelease } from './twin-outbox-kept.js';
 import { checkProfile, type TwinProfile } from './twin-profile.js';
-import { providerOf } from './twin-provider.js';
+import { providerOf, registerProvider, type TwinProvider } from './twin-provider.js';
 import type { TwinSetting } from './twin-setting.js';
 
 /** A provider's document and profile. */
@@ -28,6 +28,8 @@ export interface TwinSource {
   profile: Record<string, unknown>;
   /** Parameters the provider takes today that its document lacks (twin-additions.ts). @default none */
   additions?: TwinAdditions;
+  /** The provider's own code: its flows, fixtures and words (twin-provider.ts). @default none: the document's twin alone */
+  provider?: TwinProvider;
 }
 
 /** The providers a daemon ships, loaded on first use. */
@@ -67,6 +69,7 @@ function providerModel(catalog: TwinCatalog, provider: string): Promise<TwinSour
   let model = models.get(provider);
   if (model === undefined) {
     model = catalog.load(provider).then((source) => {
+      if (source.provider !== undefined) registerProvider(source.provider);
       const checked = checkProfile(source.profile);
       withAdditions(source.document, source.additions);
       return { ...source, checked, model: new TwinModel(source.document, checked, flowPaths(checked)) };
@@ -113,6 +116,11 @@ export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | und
     const shipped = await providerModel(catalog, setting.provider);
     if (setting.profile === undefined) return shipped;
     return modelOf(shipped.document, { ...shipped.profile, ...setting.profile });
+  }
+  // A document's twin may run a provider's flows (`profile.flows`): its code comes with the provider.
+  const flows = setting.profile?.flows;
+  if (typeof flows === 'string' && providerOf(flows) === undefined && catalog?.providers.includes(flows)) {
+    await providerModel(catalog, flows);
   }
   return modelOf(setting.document ?? {}, setting.profile ?? { name: 'openapi' }, true);
 }

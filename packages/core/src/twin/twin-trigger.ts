@@ -12,11 +12,10 @@
  * @module
  */
 import { MockpointError } from '../registry/errors.js';
-import { PROVIDERS } from './providers.js';
 import type { TwinEngine } from './twin-engine.js';
 import { resolve, type Schema } from './twin-example.js';
 import { type FixtureStep, fixturesOf } from './twin-fixtures.js';
-import { providerOf } from './twin-provider.js';
+import { loadedProviders, providerOf } from './twin-provider.js';
 
 /** A trigger as the route takes it. */
 export interface TriggerRequest {
@@ -59,8 +58,10 @@ export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
   }
   const { event, to, secret, repo } = value;
   if (typeof event !== 'string' || !EVENT_TYPE.test(event)) {
-    const examples = PROVIDERS.map(({ event: type, title }) => `${type} (${title})`);
-    throw invalid(`event: an event type such as ${sentence(examples, 'or')}: a-z, 0-9, _ and dots`);
+    // The loaded providers' own examples; before a provider's first twin, the form alone.
+    const examples = loadedProviders().map(({ event: type, title }) => `${type} (${title})`);
+    const such = examples.length === 0 ? 'object.action' : sentence(examples, 'or');
+    throw invalid(`event: an event type such as ${such}: a-z, 0-9, _ and dots`);
   }
   if (to !== undefined && (typeof to !== 'string' || to.length > 2048)) {
     throw invalid('to: the URL of a receiver, at most 2048 characters');
@@ -119,10 +120,7 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
   if (engine.events === undefined) {
     return new MockpointError(
       'UNKNOWN_TWIN_EVENT',
-      `this twin is of a document, which sends no events; trigger works on the providers ${sentence(
-        PROVIDERS.map(({ name }) => name),
-        'and',
-      )}`,
+      'this twin is of a document, which sends no events; trigger works on the twin of a provider (GET /api/twins lists them)',
     );
   }
   // Those of the asked event's object first (`payment_intent.*` for `payment_intent.teleported`),

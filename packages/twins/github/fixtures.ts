@@ -1,0 +1,149 @@
+/**
+ * GitHub's fixtures for `mockpoint trigger` (twin-fixtures.ts): the calls a person's clicks make,
+ * for each event of `@octokit/webhooks-examples`.
+ *
+ * @module
+ */
+import type { FixtureStep } from '@mockpoint/core/internal';
+
+const issue: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/issues',
+  body: {
+    title: 'Spelling error in the README file',
+    body: 'It looks like you accidentally spelled "commit" with two "t"s.',
+  },
+};
+const pull: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/pulls',
+  body: {
+    title: 'Update the README with new information',
+    head: 'changes',
+    base: 'main',
+    body: 'This is a pretty simple change.',
+  },
+};
+const comment: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/issues/{number}/comments',
+  body: { body: 'You are totally right! I will get this fixed right away.' },
+};
+const close = (what: 'issues' | 'pulls'): FixtureStep => ({
+  method: 'PATCH',
+  path: `/repos/{repo}/${what}/{number}`,
+  body: { state: 'closed' },
+});
+const label: FixtureStep = { method: 'POST', path: '/repos/{repo}/labels', body: { name: '{label}', color: 'd73a4a' } };
+
+/** A file written (`{unique}.md`, or another name) on the default branch or `branch`: a commit pushed. */
+const write = (name = '{unique}.md', branch?: string): FixtureStep => ({
+  method: 'PUT',
+  path: `/repos/{repo}/contents/${name}`,
+  body: {
+    message: 'Update the README',
+    content: 'SGVsbG8sIHdvcmxkIQo=',
+    ...(branch === undefined ? {} : { branch }),
+  },
+});
+/** A branch `{unique}` (or a tag) at the commit the last write made. */
+const ref = (kind: 'heads' | 'tags'): FixtureStep => ({
+  method: 'POST',
+  path: '/repos/{repo}/git/refs',
+  body: { ref: `refs/${kind}/{unique}`, sha: '{sha}' },
+});
+const release: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/releases',
+  body: { tag_name: 'v1.0.0-{unique}', name: 'v1.0.0', body: 'Description of the release' },
+};
+/** A commit status of the commit the last write made. */
+const status: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/statuses/{sha}',
+  body: {
+    state: 'success',
+    context: 'ci/mockpoint',
+    description: 'The build passed',
+    target_url: 'https://ci.example.com/builds/1',
+  },
+};
+/** A check run of the commit the last write made. */
+const checkRun: FixtureStep = {
+  method: 'POST',
+  path: '/repos/{repo}/check-runs',
+  body: { name: 'mockpoint-ci', head_sha: '{sha}', status: 'in_progress' },
+};
+/** A repository of its own, `trigger-{unique}` of the owner; made after `{repo}`, so that one stays. */
+const repository: FixtureStep[] = [
+  { method: 'PATCH', path: '/repos/{repo}', body: {} },
+  { method: 'POST', path: '/orgs/{owner}/repos', body: { name: 'trigger-{unique}', description: 'Made by mockpoint' } },
+];
+
+/** GitHub's: the calls a person's clicks make, as the events of `@octokit/webhooks-examples` come from them. */
+export const GITHUB: Record<string, readonly FixtureStep[]> = {
+  'issues.opened': [issue],
+  'issues.edited': [issue, { method: 'PATCH', path: '/repos/{repo}/issues/{number}', body: { body: 'Edited.' } }],
+  'issues.closed': [issue, close('issues')],
+  'issues.reopened': [
+    issue,
+    close('issues'),
+    { method: 'PATCH', path: '/repos/{repo}/issues/{number}', body: { state: 'open' } },
+  ],
+  'issues.labeled': [
+    issue,
+    { method: 'POST', path: '/repos/{repo}/issues/{number}/labels', body: { labels: ['bug'] } },
+  ],
+  'issue_comment.created': [issue, comment],
+  'issue_comment.edited': [
+    issue,
+    comment,
+    { method: 'PATCH', path: '/repos/{repo}/issues/comments/{id}', body: { body: 'Edited.' } },
+  ],
+  'issue_comment.deleted': [issue, comment, { method: 'DELETE', path: '/repos/{repo}/issues/comments/{id}' }],
+  'pull_request.opened': [pull],
+  'pull_request.edited': [pull, { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { body: 'Edited.' } }],
+  'pull_request.closed': [pull, close('pulls')],
+  'pull_request.reopened': [
+    pull,
+    close('pulls'),
+    { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { state: 'open' } },
+  ],
+  'pull_request.synchronize': [
+    write(),
+    ref('heads'),
+    { ...pull, body: { ...pull.body, head: '{unique}' } },
+    write('{unique}-head.md', '{unique}'),
+  ],
+  'pull_request_review.submitted': [
+    pull,
+    { method: 'POST', path: '/repos/{repo}/pulls/{number}/reviews', body: { body: 'Looks good.', event: 'APPROVE' } },
+  ],
+  push: [write()],
+  status: [write(), status],
+  'check_run.created': [write(), checkRun],
+  'check_run.completed': [
+    write(),
+    checkRun,
+    {
+      method: 'PATCH',
+      path: '/repos/{repo}/check-runs/{id}',
+      body: { conclusion: 'success', output: { title: 'Passed', summary: 'Every test passed.' } },
+    },
+  ],
+  create: [write(), ref('heads')],
+  delete: [write(), ref('heads'), { method: 'DELETE', path: '/repos/{repo}/git/refs/heads%2F{unique}' }],
+  'release.created': [release],
+  'release.published': [release],
+  'release.deleted': [release, { method: 'DELETE', path: '/repos/{repo}/releases/{id}' }],
+  'repository.created': repository,
+  'repository.edited': [{ method: 'PATCH', path: '/repos/{repo}', body: { description: 'Edited {unique}' } }],
+  'repository.renamed': [
+    ...repository,
+    { method: 'PATCH', path: '/repos/{owner}/trigger-{unique}', body: { name: 'trigger-{unique}-renamed' } },
+  ],
+  'repository.deleted': [...repository, { method: 'DELETE', path: '/repos/{owner}/trigger-{unique}' }],
+  'label.created': [label],
+  'label.edited': [label, { method: 'PATCH', path: '/repos/{repo}/labels/{name}', body: { color: '0e8a16' } }],
+  'label.deleted': [label, { method: 'DELETE', path: '/repos/{repo}/labels/{name}' }],
+};

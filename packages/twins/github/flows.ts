@@ -1,0 +1,166 @@
+/**
+ * GitHub's flows beside the generic engine (SPEC §2.19): issues and pull
+ * requests as GitHub answers and lists them (issues.ts, lists.ts),
+ * the labels of an issue at `…/issues/{issue_number}/labels` (adding one emits
+ * `issues.labeled`, removing one `issues.unlabeled`), releases and reviews (releases.ts),
+ * and every change emits GitHub's webhook event (payloads.ts) to the repository's hooks
+ * (events.ts), a new hook its `ping`; a hook's `config.secret` is answered masked
+ * (`********`), as GitHub answers it; `GET /user` is the authenticated user; repositories by name,
+ * their git refs and contents, kept by repos.ts, each change of them its `repository`,
+ * `push`, `create` or `delete` event (repo-kept.ts, pushes.ts).
+ *
+ * @module
+ */
+
+import type { FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
+import {
+  githubHeaders,
+  githubSubscribes,
+  githubTarget,
+  hookEventsEdited,
+  hookLimit,
+  hookUrlRefused,
+  maskedHook,
+  validationFailed,
+} from './events.js';
+import { GITHUB_USER, issueLabels, issueLock, keyed, member, namedApplied, namedMembers, updating } from './issues.js';
+import { githubList } from './lists.js';
+import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
+import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
+import { githubRepos } from './repos.js';
+import { githubSearch } from './search.js';
+
+/** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
+const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
+  issues: { resource: 'Issue', fields: ['title'] },
+  pulls: { resource: 'PullRequest', fields: ['head', 'base'] },
+  labels: { resource: 'Label', fields: ['name'] },
+  comments: { resource: 'IssueComment', fields: ['body'] },
+  hooks: { resource: 'Hook', fields: ['config'] },
+  releases: { resource: 'Release', fields: ['tag_name'] },
+};
+
+/** GitHub's `422 Validation Failed`, with an `errors` entry for each field missing or empty. */
+function check(template: string, sent: Record<string, unknown>): FlowError | undefined {
+  if (!GITHUB_KEPT.has(template)) return undefined;
+  const wanted = REQUIRED[template.split('/').at(-1) ?? ''];
+  if (wanted === undefined) return undefined;
+  const missing = wanted.fields.filter(
+    (field) => sent[field] === undefined || sent[field] === null || sent[field] === '',
+  );
+  if (missing.length === 0) return undefined;
+  return validationFailed(
+    'missing_field',
+    missing.map((field) => ({ resource: wanted.resource, code: 'missing_field', field })),
+  );
+}
+
+/** GitHub's name of the resource an operation of `template` makes or changes (`…/campaigns` → `Campaign`). */
+function resourceOf(template: string): string {
+  const last = template
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.startsWith('{'))
+    .at(-1);
+  const known = REQUIRED[last ?? ''];
+  if (known !== undefined) return known.resource;
+  if (last === 'repos') return 'Repository';
+  const singular = (last ?? '').replace(/ies$/, 'y').replace(/s$/, '');
+  return singular.replace(/(^|[-_])([a-z])/g, (_, _sep: string, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * GitHub's refusal of a string past its `maxLength`: `422 Validation Failed`, the field named with
+ * Rails' words (`name is too long (maximum is 50 characters)`).
+ */
+function tooLong(template: string, param: string, max: number): FlowError {
+  const field = param.slice(0, 200);
+  const message = `${field} is too long (maximum is ${max} characters)`;
+  return validationFailed('custom', [{ resource: resourceOf(template), code: 'custom', field, message }]);
+}
+
+/**
+ * A new issue or pull request: open, with the labels sent (names), none else, made by the
+ * authenticated user (as is a new comment); a release's and a review's (releases.ts).
+ */
+function created(
+  template: string,
+  object: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): undefined {
+  if (GITHUB_KEPT.has(template)) releaseCreated(template, object, sent, kit);
+  const last = template.split('/').at(-1);
+  if (last === 'comments') object.user = GITHUB_USER;
+  // A hook made without `events` hears `push` alone, as GitHub's (not the example's list).
+  if (last === 'hooks' && GITHUB_KEPT.has(template) && !Array.isArray(sent.events)) object.events = ['push'];
+  if (last !== 'issues' && last !== 'pulls') return undefined;
+  object.user = GITHUB_USER;
+  object.state = typeof sent.state === 'string' ? sent.state : 'open';
+  // Made without a `body`: none (not the example's text).
+  if ('body' in object) object.body = typeof sent.body === 'string' ? sent.body : null;
+  object.labels = [];
+  object.assignees = [];
+  if ('assignee' in object) object.assignee = null;
+  // An issue takes `labels` and `assignees` as names; a pull request's create takes neither.
+  if (last === 'issues') namedMembers(object, sent);
+  if ('locked' in object) object.locked = false;
+  if ('active_lock_reason' in object) object.active_lock_reason = null;
+  for (const field of ['closed_at', 'merged_at', 'closed_by', 'state_reason'])
+    if (field in object) object[field] = null;
+  if ('comments' in object) object.comments = 0;
+  return undefined;
+}
+
+/**
+ * The authenticated user, every token's (`octocat`), over the document's example: `GET /user`,
+ * `PATCH /user`, and `GET /users/{username}` of its login (another login the twin never made: 404).
+ */
+function outside(matched: MatchedOperation, value: unknown): unknown {
+  const { method, template } = matched.op;
+  const own =
+    (template === '/user' && (method === 'GET' || method === 'PATCH')) ||
+    (template === '/users/{username}' && method === 'GET' && matched.values.username === GITHUB_USER.login);
+  return own ? { ...(typeof value === 'object' && value !== null ? value : {}), ...GITHUB_USER } : undefined;
+}
+
+/** A hook as GitHub answers it: its `config.secret` masked (kept whole for signing). */
+function shown(template: string, object: Record<string, unknown>): Record<string, unknown> {
+  return template.endsWith('/hooks') ? maskedHook(object) : object;
+}
+
+export const githubFlows: TwinFlows = {
+  check,
+  tooLong,
+  invalidStatus: 422,
+  created,
+  shown,
+  outside,
+  own: async (matched, sent, state) => (await githubSearch(matched, sent, state)) ?? githubRepos(matched, sent, state),
+  events: {
+    eventsTemplate: '',
+    endpointsTemplate: '/repos/{owner}/{repo}/hooks',
+    scheme: 'github',
+    types: githubEventTypes,
+    event: githubEvent,
+    subscribes: githubSubscribes,
+    target: githubTarget,
+    headers: githubHeaders,
+    context: githubContext,
+    limit: hookLimit,
+    badTarget: hookUrlRefused,
+  },
+  action: (matched, stored, sent) => issueLabels(matched, stored, sent) ?? issueLock(matched, stored, sent),
+  keyed(template, object, values) {
+    keyed(template, object, values);
+    if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values);
+  },
+  updating(template, object, was, tools, sent) {
+    if (template.endsWith('/hooks')) hookEventsEdited(object, sent);
+    if (template.endsWith('/releases')) releaseUpdating(object, tools);
+    updating(template, object, was, tools);
+    const last = template.split('/').at(-1);
+    if (GITHUB_KEPT.has(template) && (last === 'issues' || last === 'pulls')) namedApplied(object);
+  },
+  list: githubList,
+  member,
+};

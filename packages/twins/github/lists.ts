@@ -1,0 +1,88 @@
+/**
+ * GitHub's list parameters of issues and pull requests, as its REST docs say
+ * ("List repository issues", "List pull requests"): `state` (`open` by
+ * default, `closed`, `all`), `sort` (`created` by default, `updated`,
+ * `comments`; pulls also `popularity`, `long-running`), `direction` (`desc` by
+ * default; a pulls list sorted by anything but `created` defaults to `asc`),
+ * `labels` (a comma list, every one on the issue) and `since` (updated at or
+ * after). A value outside these is GitHub's `422 Validation Failed`.
+ *
+ * @module
+ */
+import type { FlowError, ListOutcome } from '@mockpoint/core/internal';
+
+const STATES = ['open', 'closed', 'all'];
+const DIRECTIONS = ['asc', 'desc'];
+const SORTS: Record<string, string[]> = {
+  issues: ['created', 'updated', 'comments'],
+  pulls: ['created', 'updated', 'popularity', 'long-running'],
+};
+
+/** GitHub's `422 Validation Failed` of a list parameter outside the values GitHub takes. */
+export function invalid(resource: string, field: string, value: unknown): { error: FlowError } {
+  return {
+    error: {
+      status: 422,
+      type: 'invalid_request_error',
+      code: 'invalid',
+      message: `Validation Failed: ${field} '${String(value).slice(0, 100)}' is not one GitHub takes.`,
+      extra: { errors: [{ resource, field, code: 'invalid', value: String(value).slice(0, 100) }] },
+    },
+  };
+}
+
+function text(value: unknown, fallback: string): string {
+  return value === undefined || value === '' ? fallback : String(value);
+}
+
+/** The label names of an item (GitHub answers each label whole, or a name). */
+function labelNames(item: Record<string, unknown>): string[] {
+  const labels = Array.isArray(item.labels) ? item.labels : [];
+  return labels.map((label) => (typeof label === 'string' ? label : String((label as { name?: unknown })?.name)));
+}
+
+/** The value an item sorts by: its number (the order it was made in) or a later field. */
+function sortKey(item: Record<string, unknown>, sort: string): number {
+  if (sort === 'updated') return Date.parse(String(item.updated_at)) || 0;
+  if (sort === 'comments') return Number(item.comments) || 0;
+  // `popularity` and `long-running` rank by what the twin does not keep (reactions, activity): by creation.
+  return Number(item.number) || 0;
+}
+
+/** The issues or pull requests `query` asks for, in its order; `undefined` for another collection. */
+export function githubList(
+  template: string,
+  items: Record<string, unknown>[],
+  query: Record<string, unknown>,
+): ListOutcome | undefined {
+  const kind = template.split('/').at(-1) ?? '';
+  const sorts = SORTS[kind];
+  if (sorts === undefined) return undefined;
+  const resource = kind === 'issues' ? 'Issue' : 'PullRequest';
+  const state = text(query.state, 'open');
+  if (!STATES.includes(state)) return invalid(resource, 'state', state);
+  const sort = text(query.sort, 'created');
+  if (!sorts.includes(sort)) return invalid(resource, 'sort', sort);
+  const direction = text(query.direction, kind === 'pulls' && sort !== 'created' ? 'asc' : 'desc');
+  if (!DIRECTIONS.includes(direction)) return invalid(resource, 'direction', direction);
+  const used = ['state', 'sort', 'direction'];
+  let kept = state === 'all' ? items : items.filter((item) => item.state === state);
+  if (kind === 'issues') {
+    used.push('labels', 'since');
+    const wanted = text(query.labels, '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    if (wanted.length > 0) kept = kept.filter((item) => wanted.every((name) => labelNames(item).includes(name)));
+    if (query.since !== undefined && query.since !== '') {
+      const since = Date.parse(String(query.since));
+      if (Number.isNaN(since)) return invalid(resource, 'since', query.since);
+      kept = kept.filter((item) => (Date.parse(String(item.updated_at)) || 0) >= since);
+    }
+  }
+  const sign = direction === 'asc' ? 1 : -1;
+  // Ties (two issues updated in one millisecond) keep the order they were made in, either way.
+  const order = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    sign * (sortKey(a, sort) - sortKey(b, sort) || sortKey(a, 'created') - sortKey(b, 'created'));
+  return { items: [...kept].sort(order), used };
+}

@@ -1,0 +1,139 @@
+/**
+ * GitHub's `push`, `create`, `delete` and `pull_request.synchronize` events of a ref's move
+ * (issue #73), told by the flows that move one (refs.ts, contents.ts): a branch or
+ * tag made is `create` and a `push` with `created: true` and `before` all zeros, one moved a `push`
+ * from the SHA it had to the new one (`head_commit` the commit when the twin made it, `commits` it
+ * alone when the move made it: the twin keeps no history to list between two), one removed `delete`
+ * and a `push` with `deleted: true`; a branch moved also `synchronize`s each open pull request
+ * whose `head.ref` it is (the pull request sent with its `head.sha` at the new commit, not kept).
+ *
+ * @module
+ */
+
+import type { FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import { GITHUB_USER } from './issues.js';
+import { shownRepo } from './repo-kept.js';
+
+/** Where a repository's refs and files are kept: the key of its records, its collections' path parameters, itself. */
+export interface RepoPlace {
+  /** The lower-case full name its records are kept under. */
+  scope: string;
+  /** The `owner` and `repo` its collections (and hooks) are kept under. */
+  values: Record<string, string>;
+  /** The repository as kept (`undefined`: a read below one not yet made). */
+  repository?: Record<string, unknown> | undefined;
+}
+
+/**
+ * An operation on a repository's own state (refs, contents, statuses, check runs): its answer,
+ * `undefined` when the operation is another's (repos.ts asks each in turn).
+ */
+export type RepoOperation = (
+  matched: MatchedOperation,
+  sent: OwnRequest,
+  state: FlowState,
+  place: RepoPlace,
+) => Promise<OwnAnswer | undefined>;
+
+/** A commit as a `push` lists it (`commits[]`, `head_commit`). */
+export interface PushedCommit {
+  id: string;
+  tree_id: string;
+  distinct: boolean;
+  message: string;
+  timestamp: string;
+  url: string;
+  author: Record<string, string>;
+  committer: Record<string, string>;
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
+
+/** What a ref's move was: `before` absent for a new ref, `after` for a removed one. */
+export interface RefMove {
+  ref: string;
+  before?: string;
+  after?: string;
+  /** The commit `after` is, when the twin made it. */
+  commit?: PushedCommit;
+  /** Whether this move made `commit` (a file written: `commits` lists it; a ref moved to it lists none). */
+  made?: boolean;
+  forced?: boolean;
+}
+
+const ZERO = '0'.repeat(40);
+const GIT_REFS = '/repos/{owner}/{repo}/git/refs';
+const PULLS = '/repos/{owner}/{repo}/pulls';
+
+/** Tells the events of a ref's move (none for a ref neither a branch nor a tag: `refs/notes/…`). */
+export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove): Promise<void> {
+  const kind = move.ref.startsWith('refs/heads/') ? 'branch' : move.ref.startsWith('refs/tags/') ? 'tag' : undefined;
+  if (kind === undefined) return;
+  const short = move.ref.slice(kind === 'branch' ? 'refs/heads/'.length : 'refs/tags/'.length);
+  const { repository, values } = place;
+  const tell = (type: string, object: Record<string, unknown>) =>
+    state.emit({ kind: 'action', template: GIT_REFS, object, values, events: [type] });
+  const master = String(repository?.default_branch ?? 'main');
+  if (move.before === undefined) {
+    const description = repository?.description ?? null;
+    tell('create', { ref: short, ref_type: kind, master_branch: master, description, pusher_type: 'user' });
+  }
+  if (move.after === undefined) tell('delete', { ref: short, ref_type: kind, pusher_type: 'user' });
+  const before = move.before ?? ZERO;
+  const after = move.after ?? ZERO;
+  const html = String(repository?.html_url ?? `https://github.com/${values.owner}/${shownRepo(String(values.repo))}`);
+  const compare =
+    move.before === undefined
+      ? `${html}/compare/${short}`
+      : `${html}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`;
+  tell('push', {
+    ref: move.ref,
+    before,
+    after,
+    created: move.before === undefined,
+    deleted: move.after === undefined,
+    forced: move.forced === true,
+    base_ref: null,
+    compare,
+    commits: move.commit === undefined || move.made !== true ? [] : [move.commit],
+    head_commit: move.after === undefined ? null : (move.commit ?? null),
+    pusher: { name: GITHUB_USER.login, email: `${GITHUB_USER.id}+${GITHUB_USER.login}@users.noreply.github.com` },
+  });
+  if (kind !== 'branch' || move.before === undefined || move.after === undefined) return;
+  for (const pull of await state.objects(PULLS, values)) {
+    const head = pull.head as Record<string, unknown> | undefined;
+    if (pull.state !== 'open' || head?.ref !== short) continue;
+    state.emit({
+      kind: 'action',
+      template: PULLS,
+      object: { ...pull, head: { ...head, sha: after } },
+      values,
+      events: ['pull_request.synchronize'],
+      extra: { before, after },
+    });
+  }
+}
+
+/** A commit the twin made, as a push lists it: the file written or removed at `path`. */
+export function pushedCommit(
+  commit: Record<string, unknown>,
+  path: string,
+  change: 'added' | 'modified' | 'removed',
+): PushedCommit {
+  const person = commit.author as Record<string, string>;
+  const who = { name: person.name ?? '', email: person.email ?? '', username: GITHUB_USER.login };
+  return {
+    id: String(commit.sha),
+    tree_id: String((commit.tree as { sha?: unknown }).sha),
+    distinct: true,
+    message: String(commit.message),
+    timestamp: String(person.date),
+    url: String(commit.html_url),
+    author: who,
+    committer: who,
+    added: change === 'added' ? [path] : [],
+    removed: change === 'removed' ? [path] : [],
+    modified: change === 'modified' ? [path] : [],
+  };
+}

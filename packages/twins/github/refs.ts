@@ -1,0 +1,202 @@
+/**
+ * A repository's git refs as GitHub's Git database API keeps them (issue #73), by their full
+ * name (`refs/heads/feature`), per repository (twin-own.ts): `POST …/git/refs` makes one (`ref`,
+ * `sha`; an existing one `422 Reference already exists`), `GET …/git/ref/{ref}` reads it
+ * (`heads/feature`, sent encoded as `heads%2Ffeature` by Octokit), `GET …/git/matching-refs/{ref}`
+ * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; the twin keeps no commits,
+ * so it cannot tell a fast-forward: every move is taken, `force` or not), `DELETE` removes it;
+ * each a branch's or tag's `create`, `push` or `delete` (pushes.ts). A file written moves
+ * its branch (`moveBranch`), keeping the commit it made with the ref.
+ *
+ * @module
+ */
+
+import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoint/core/internal';
+import { type PushedCommit, type RepoOperation, type RepoPlace, tellPush } from './pushes.js';
+import { shownRepo } from './repo-kept.js';
+
+const REFS = 'refs';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const GIT = '/repos/{owner}/{repo}/git';
+
+/** A ref kept: its full name, the commit it points at, its node id. */
+interface RefRecord {
+  ref: string;
+  sha: string;
+  node_id: string;
+  /** The commit `sha` is, when the twin made it (a file written). */
+  commit?: PushedCommit;
+}
+
+function refused(message: string): { error: FlowError } {
+  return { error: { status: 422, type: 'invalid_request_error', message } };
+}
+
+/** GitHub's refusal of a request missing fields (`Invalid request.\n\n"sha" wasn't supplied.`). */
+export function notSupplied(missing: readonly string[]): { error: FlowError } {
+  const names = missing.map((field) => `"${field}"`).join(', ');
+  return refused(`Invalid request.\n\n${names} ${missing.length === 1 ? "wasn't" : "weren't"} supplied.`);
+}
+
+/** A ref as GitHub answers it, at the path's repository. */
+function shown(record: RefRecord, values: Record<string, string>): Record<string, unknown> {
+  const api = `https://api.github.com/repos/${values.owner}/${shownRepo(String(values.repo))}/git`;
+  return {
+    ref: record.ref,
+    node_id: record.node_id,
+    url: `${api}/${record.ref}`,
+    object: { sha: record.sha, type: 'commit', url: `${api}/commits/${record.sha}` },
+  };
+}
+
+/**
+ * Whether `ref` is a full ref name git takes (`git check-ref-format`): `refs/`, a kind, a name, at
+ * most 1,000 characters; no control characters, space, `~ ^ : ? * [ \`, `..`, `@{`, empty component,
+ * component starting with `.` or ending with `.lock`, no end in `.`; and text that UTF-8 can carry
+ * (no lone surrogate), so that every name taken can be sent back in a path.
+ */
+export function isRefName(ref: string): boolean {
+  if (ref.length > 1000 || !/^refs\/[^/]+\/./.test(ref) || LONE_SURROGATE.test(ref)) return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\.$/.test(ref)) return false;
+  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+/** A commit's SHA as GitHub takes one: 40 hex digits (the twin keeps no commits to look up). */
+function isSha(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
+}
+
+/** The refs of the repository kept as `scope`, by full name. */
+async function refsOf(state: FlowState, scope: string): Promise<Map<string, RefRecord>> {
+  const all = await state.read<RefRecord>(REFS);
+  const prefix = `${scope}:`;
+  return new Map([...all].filter(([key]) => key.startsWith(prefix)).map(([, record]) => [record.ref, record]));
+}
+
+/** The commit of `sha` the twin made, if a ref of the repository points at it. */
+function commitOf(refs: Map<string, RefRecord>, sha: string): PushedCommit | undefined {
+  return [...refs.values()].find((record) => record.sha === sha && record.commit !== undefined)?.commit;
+}
+
+/**
+ * Moves the branch `branch` to the commit a file's write made (making it when it is new), and
+ * tells its `create` and `push`.
+ */
+export async function moveBranch(
+  state: FlowState,
+  place: RepoPlace,
+  branch: string,
+  commit: PushedCommit,
+): Promise<void> {
+  const ref = `refs/heads/${branch}`;
+  const known = (await refsOf(state, place.scope)).get(ref);
+  const record: RefRecord = { ref, sha: commit.id, node_id: known?.node_id ?? state.newId('REF_'), commit };
+  await state.keep(REFS, `${place.scope}:${ref}`, record);
+  const before = known === undefined ? {} : { before: known.sha };
+  await tellPush(state, place, { ref, ...before, after: commit.id, commit, made: true });
+}
+
+/** The SHA the branch `branch` points at (`undefined`: none made). */
+export async function branchSha(state: FlowState, scope: string, branch: string): Promise<string | undefined> {
+  return (await refsOf(state, scope)).get(`refs/heads/${branch}`)?.sha;
+}
+
+/**
+ * The SHA `ref` names in the repository kept as `scope`: a commit's SHA as sent (the twin keeps
+ * no commits to look up), else that of the branch, or the tag, of that name (`undefined`: none held).
+ */
+export async function shaOf(state: FlowState, scope: string, ref: string): Promise<string | undefined> {
+  if (isSha(ref)) return ref.toLowerCase();
+  const refs = await refsOf(state, scope);
+  const names = [`refs/heads/${ref}`, `refs/tags/${ref}`, `refs/${ref}`];
+  return names.map((name) => refs.get(name)?.sha).find((sha) => sha !== undefined);
+}
+
+/** The branches of the repository kept as `scope` that point at `sha`, and the commit it is when the twin made it. */
+export async function commitAt(
+  state: FlowState,
+  scope: string,
+  sha: string,
+): Promise<{ branches: string[]; commit: PushedCommit | undefined }> {
+  const refs = await refsOf(state, scope);
+  const branches = [...refs.values()]
+    .filter((record) => record.sha === sha && record.ref.startsWith('refs/heads/'))
+    .map((record) => record.ref.slice('refs/heads/'.length));
+  return { branches, commit: commitOf(refs, sha) };
+}
+
+async function createRef(
+  matched: MatchedOperation,
+  sent: Record<string, unknown>,
+  state: FlowState,
+  place: RepoPlace,
+): Promise<OwnAnswer> {
+  const { scope } = place;
+  const missing = ['ref', 'sha'].filter((field) => sent[field] === undefined || sent[field] === '');
+  if (missing.length > 0) return notSupplied(missing);
+  const ref = String(sent.ref);
+  if (!isRefName(ref)) {
+    const shown = JSON.stringify(ref.slice(0, 200)).slice(1, -1);
+    return refused(
+      `Reference name '${shown}' is not valid: it starts with refs/, has two slashes, and is a name git takes (git check-ref-format).`,
+    );
+  }
+  if (!isSha(sent.sha)) return refused('Object does not exist');
+  const refs = await refsOf(state, scope);
+  if (refs.has(ref)) return refused('Reference already exists');
+  const sha = sent.sha.toLowerCase();
+  const commit = commitOf(refs, sha);
+  const record: RefRecord = { ref, sha, node_id: state.newId('REF_'), ...(commit === undefined ? {} : { commit }) };
+  await state.keep(REFS, `${scope}:${ref}`, record);
+  await tellPush(state, place, { ref, after: sha, ...(commit === undefined ? {} : { commit }) });
+  return { status: 201, body: shown(record, matched.values) };
+}
+
+/** GitHub's git refs of the repository kept as `scope`; `undefined`: not a ref's operation. */
+export const githubRefs: RepoOperation = async (matched, request, state, place) => {
+  const sent = request.body;
+  const { method, template } = matched.op;
+  if (!template.startsWith(`${GIT}/`)) return undefined;
+  if (template === `${GIT}/refs` && method === 'POST') return createRef(matched, sent, state, place);
+  const { scope } = place;
+  const name = `refs/${matched.values.ref ?? ''}`;
+  if (template === `${GIT}/matching-refs/{ref}` && method === 'GET') {
+    const refs = [...(await refsOf(state, scope)).values()].filter((record) => record.ref.startsWith(name));
+    refs.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+    return { status: 200, body: refs.map((record) => shown(record, matched.values)) };
+  }
+  const known = (await refsOf(state, scope)).get(name);
+  if (template === `${GIT}/ref/{ref}` && method === 'GET') {
+    return known === undefined
+      ? { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } }
+      : { status: 200, body: shown(known, matched.values) };
+  }
+  if (template !== `${GIT}/refs/{ref}`) return undefined;
+  if (method !== 'PATCH' && method !== 'DELETE') return undefined;
+  if (known === undefined) return refused('Reference does not exist');
+  if (method === 'DELETE') {
+    await state.keep(REFS, `${scope}:${name}`, undefined);
+    await tellPush(state, place, { ref: name, before: known.sha });
+    return { status: 204 };
+  }
+  if (sent.sha === undefined || sent.sha === '') return notSupplied(['sha']);
+  if (!isSha(sent.sha)) return refused('Object does not exist');
+  const sha = sent.sha.toLowerCase();
+  const { commit: _had, ...rest } = known;
+  const commit = commitOf(await refsOf(state, scope), sha);
+  const moved: RefRecord = { ...rest, sha, ...(commit === undefined ? {} : { commit }) };
+  await state.keep(REFS, `${scope}:${name}`, moved);
+  const forced = sent.force === true;
+  // A move to where it is pushes nothing.
+  if (sha !== known.sha) {
+    await tellPush(state, place, {
+      ref: name,
+      before: known.sha,
+      after: sha,
+      forced,
+      ...(commit === undefined ? {} : { commit }),
+    });
+  }
+  return { status: 200, body: shown(moved, matched.values) };
+};

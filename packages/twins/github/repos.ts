@@ -1,0 +1,276 @@
+/**
+ * GitHub's repositories by name (issue #73), kept by the twin's GitHub flows (twin-own.ts):
+ * made by `POST /user/repos` (the authenticated user's) and `POST /orgs/{org}/repos` (a second
+ * of one full name `422 Repository creation failed.`), read, listed, updated, renamed (the old
+ * name answering GitHub's redirect to the new one) and deleted, and the operations below a
+ * repository (`/repos/{owner}/{repo}/…`) answered only where it exists, by this rule: an owner
+ * none of whose repositories was made through the API has its repositories **implied** (made on
+ * the first write below them, as `owner/repo` of the path), so issues made in a repository never
+ * created go on working; an owner with one made explicitly has only those (GitHub's 404 for
+ * another).
+ *
+ * @module
+ */
+
+import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import { githubChecks } from './checks.js';
+import { githubContents } from './contents.js';
+import { validationFailed } from './events.js';
+import { GITHUB_USER } from './issues.js';
+import type { RepoOperation, RepoPlace } from './pushes.js';
+import { githubRefs } from './refs.js';
+import {
+  keyOf,
+  live,
+  loginOf,
+  REPOS,
+  type RepoRecord,
+  records,
+  tellEdits,
+  tellRepository,
+  valuesOf,
+} from './repo-kept.js';
+import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
+import { githubStatuses } from './statuses.js';
+
+const REPO = '/repos/{owner}/{repo}';
+
+/** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
+const REPO_OPERATIONS: readonly RepoOperation[] = [githubRefs, githubContents, githubStatuses, githubChecks];
+
+const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
+
+/** A new repository of `login` (an organization's with `organization`), kept; or GitHub's refusal. */
+async function create(
+  state: FlowState,
+  login: string,
+  organization: boolean,
+  sent: Record<string, unknown>,
+): Promise<OwnAnswer> {
+  const planned = await plan(state, login, organization, sent);
+  if ('error' in planned) return planned;
+  await state.keep(REPOS, planned.key, planned.record);
+  tellRepository(state, planned.record.scope ?? planned.key, planned.record.repository ?? {}, 'created');
+  return { status: 201, body: planned.record.repository };
+}
+
+/** A repository as {@link create} would keep it (`implied`: one only a write below it makes), not kept yet. */
+async function plan(
+  state: FlowState,
+  login: string,
+  organization: boolean,
+  sent: Record<string, unknown>,
+  implied = false,
+): Promise<{ key: string; record: RepoRecord } | { error: FlowError }> {
+  const name = nameOf(sent.name);
+  if (name === '') {
+    return { error: creationFailed({ resource: 'Repository', code: 'missing_field', field: 'name' }) };
+  }
+  if (name === '.' || name === '..') return { error: creationFailed(dotName()) };
+  const all = await records(state);
+  const key = keyOf(login, name);
+  if (all.get(key)?.repository !== undefined) {
+    const message = 'name already exists on this account';
+    return { error: creationFailed({ resource: 'Repository', code: 'custom', field: 'name', message }) };
+  }
+  // GitHub never gives a deleted repository's id again.
+  const ids = [...all.values()].map((record) => Number(record.repository?.id ?? record.deleted) || 0);
+  const id = Math.max(0, ...ids) + 1;
+  const repository = newRepository(state, ownerOf(login, organization), name, id, sent);
+  // A repository renamed from this name keeps its issues, refs and files under the name it had:
+  // a new one of that name gets its own.
+  const taken = [...all.values()].some((one) => one.scope?.toLowerCase() === key);
+  const scope = taken ? `${login}/${name}#${id}` : `${login}/${name}`;
+  return { key, record: { repository, scope, ...(implied ? { implied } : {}) } };
+}
+
+/**
+ * The name GitHub makes of a `name` sent: trimmed, each character but letters, digits, `.`, `-`
+ * and `_` a `-`, at most 100 (`''`: none sent).
+ */
+function nameOf(sent: unknown): string {
+  return typeof sent === 'string'
+    ? sent
+        .trim()
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .slice(0, 100)
+    : '';
+}
+
+/** GitHub's refusal of the names `.` and `..`, which no URL can name (a client resolves them away). */
+function dotName(): Record<string, unknown> {
+  return { resource: 'Repository', code: 'custom', field: 'name', message: 'name cannot be "." or ".."' };
+}
+
+function creationFailed(error: Record<string, unknown>): FlowError {
+  return { ...validationFailed('custom', [error]), message: 'Repository creation failed.' };
+}
+
+/** `GET /user/repos`, `/orgs/{org}/repos`, `/users/{username}/repos`: the repositories of each. */
+async function list(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined> {
+  const all = await records(state);
+  // A list the twin never wrote, with `unseen: "examples"`: the document's example.
+  if (state.examples && all.size === 0) return undefined;
+  const repositories = live(all).map((record) => ({
+    record,
+    repository: record.repository as Record<string, unknown>,
+  }));
+  const { template } = matched.op;
+  if (template === '/user/repos') {
+    // The user's own, and those it made in organizations: not those only implied by a write.
+    const own = repositories.filter(({ record }) => !record.implied || loginOf(record) === GITHUB_USER.login);
+    return repositoryList(
+      own.map((one) => one.repository),
+      sent.query,
+      { sort: 'full_name', type: 'all' },
+    );
+  }
+  const login = (matched.values.org ?? matched.values.username ?? '').toLowerCase();
+  const owned = repositories.filter(({ record }) => loginOf(record) === login).map((one) => one.repository);
+  const defaults =
+    template === '/orgs/{org}/repos' ? { sort: 'created', type: 'all' } : { sort: 'full_name', type: 'owner' };
+  return repositoryList(owned, sent.query, { ...defaults, type: login === GITHUB_USER.login ? defaults.type : 'all' });
+}
+
+/** The path below the repository of the request (`/issues/1`), its values as sent. */
+function pathBelow(matched: MatchedOperation): string {
+  return matched.op.template
+    .slice(REPO.length)
+    .replace(/\{([^}]+)\}/g, (_, param: string) => encodeURIComponent(matched.values[param] ?? ''));
+}
+
+/**
+ * GitHub's answer at a renamed repository's old name: `301` for a read, `307` for a write, its
+ * `Location` the request's path and query at the new name, relative (so under any root).
+ */
+function redirect(matched: MatchedOperation, to: string, raw: string): OwnAnswer {
+  const below = pathBelow(matched);
+  const depth = below.split('/').length - 1;
+  const name = encodeURIComponent(to.split('/')[1] ?? '');
+  const location = `${'../'.repeat(depth)}${name}${below}${raw === '' ? '' : `?${raw}`}`;
+  const get = matched.op.method === 'GET';
+  return {
+    status: get ? 301 : 307,
+    headers: { location },
+    body: {
+      message: get ? 'Moved Permanently' : 'Temporary Redirect',
+      url: `https://api.github.com/repos/${to}${below}`,
+      documentation_url: 'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects',
+    },
+  };
+}
+
+/** `GET`, `PATCH` (a new `name` moves it) and `DELETE /repos/{owner}/{repo}` of a repository kept. */
+async function own(
+  matched: MatchedOperation,
+  sent: OwnRequest,
+  state: FlowState,
+  key: string,
+  record: RepoRecord,
+): Promise<OwnAnswer | undefined> {
+  const repository = record.repository as Record<string, unknown>;
+  if (matched.op.method === 'GET') return { status: 200, body: repository };
+  const scope = record.scope ?? key;
+  if (matched.op.method === 'DELETE') {
+    await state.keep(REPOS, key, undefined);
+    // Its issues, hooks, refs and files stay under its scope, which no later repository of the
+    // name takes (GitHub's new one starts empty), and its id is not given again: one record per
+    // name keeps both (the name's first scope once used, which later ones never take, else this).
+    const gone = `${key}#deleted`;
+    const was = (await records(state)).get(gone);
+    const first = was?.scope !== undefined && !was.scope.includes('#') ? was.scope : scope;
+    const deleted = Math.max(Number(was?.deleted) || 0, Number(repository.id) || 0);
+    await state.keep(REPOS, gone, { scope: first, deleted } satisfies RepoRecord);
+    tellRepository(state, scope, repository, 'deleted');
+    return { status: 204 };
+  }
+  if (matched.op.method !== 'PATCH') return undefined;
+  let changed = updatedRepository(state, repository, sent.body);
+  const name = nameOf(sent.body.name);
+  if (name === '.' || name === '..') return { error: validationFailed('custom', [dotName()]) };
+  const login = String((repository.owner as { login?: unknown }).login);
+  if (name === '' || name === repository.name) {
+    await state.keep(REPOS, key, { ...record, repository: changed });
+    tellEdits(state, scope, repository, changed);
+    return { status: 200, body: changed };
+  }
+  const to = keyOf(login, name);
+  if (to !== key && (await records(state)).get(to)?.repository !== undefined) {
+    const message = 'name already exists on this account';
+    return { error: validationFailed('custom', [{ resource: 'Repository', code: 'custom', field: 'name', message }]) };
+  }
+  changed = renamed(changed, String(repository.full_name), `${login}/${name}`);
+  changed.name = name;
+  await state.keep(REPOS, to, { ...record, repository: changed });
+  if (to !== key) await state.keep(REPOS, key, { moved: `${login}/${name}` } satisfies RepoRecord);
+  tellRepository(state, scope, changed, 'renamed', { repository: { name: { from: repository.name } } });
+  tellEdits(state, scope, repository, changed);
+  return { status: 200, body: changed };
+}
+
+/**
+ * An operation at or below `/repos/{owner}/{repo}`: the repository's own, a redirect from a name
+ * it had, GitHub's 404 where it does not exist, else the refs, contents or collections below it.
+ */
+async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined> {
+  const { owner = '', repo = '' } = matched.values;
+  const key = keyOf(owner, repo);
+  const all = await records(state);
+  let record = all.get(key);
+  if (record?.moved !== undefined) return redirect(matched, record.moved, sent.raw);
+  const self = matched.op.template === REPO;
+  // A write below a repository not yet made implies it: kept before the write (whose events name
+  // it), and let go again when the write is refused. Never made by a client, it tells no
+  // `repository.created`: GitHub would have had it already.
+  let implied = false;
+  if (record?.repository === undefined) {
+    if (state.examples) return undefined;
+    const explicit = live(all).some((one) => !one.implied && loginOf(one) === owner.toLowerCase());
+    // A name GitHub never makes (its letters, digits, `.`, `-`, `_`) names no repository; a read
+    // below one deleted does not read what it held.
+    const deleted = [...all.values()].some((one) => one.deleted !== undefined && one.scope?.toLowerCase() === key);
+    if (self || explicit || !/^[A-Za-z0-9._-]{1,100}$/.test(repo)) return { error: NOT_FOUND };
+    if (deleted && matched.op.method === 'GET') return { error: NOT_FOUND };
+    if (matched.op.method !== 'GET') {
+      const planned = await plan(state, owner, false, { name: repo }, true);
+      if ('error' in planned) return planned;
+      await state.keep(REPOS, key, planned.record);
+      implied = true;
+      record = planned.record;
+    }
+  }
+  if (self) return record === undefined ? undefined : own(matched, sent, state, key, record);
+  const scope = record?.scope ?? `${owner}/${repo}`;
+  // The collections keep a renamed repository's items under its first name.
+  const values = valuesOf(scope);
+  const place: RepoPlace = { scope: scope.toLowerCase(), values, repository: record?.repository };
+  let answered: OwnAnswer | undefined;
+  for (const operation of REPO_OPERATIONS) {
+    answered = await operation(matched, sent, state, place);
+    if (answered !== undefined) break;
+  }
+  if (answered !== undefined) {
+    if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
+    return answered;
+  }
+  if (implied) return { values, refused: () => state.keep(REPOS, key, undefined) };
+  return scope === `${owner}/${repo}` ? undefined : { values };
+}
+
+/** GitHub's repositories, and what is kept below them, as {@link TwinFlows.own} answers them. */
+export async function githubRepos(
+  matched: MatchedOperation,
+  sent: OwnRequest,
+  state: FlowState,
+): Promise<OwnAnswer | undefined> {
+  const { method, template } = matched.op;
+  if (template === '/user/repos' || template === '/orgs/{org}/repos') {
+    if (method === 'GET') return list(matched, sent, state);
+    if (method !== 'POST') return undefined;
+    const org = matched.values.org;
+    return create(state, org ?? GITHUB_USER.login, org !== undefined, sent.body);
+  }
+  if (template === '/users/{username}/repos' && method === 'GET') return list(matched, sent, state);
+  if (template === REPO || template.startsWith(`${REPO}/`)) return below(matched, sent, state);
+  return undefined;
+}

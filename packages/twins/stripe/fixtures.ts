@@ -1,0 +1,225 @@
+/**
+ * Stripe's fixtures for `mockpoint trigger` (twin-fixtures.ts): the calls `stripe trigger` makes
+ * for each event, in the twin's flows.
+ *
+ * @module
+ */
+import type { FixtureStep } from '@mockpoint/core/internal';
+
+const customer = {
+  method: 'POST',
+  path: '/v1/customers',
+  body: { name: 'Jenny Rosen', email: 'jenny.rosen@example.com' },
+} as const;
+const intent = (extra: Record<string, string | boolean>): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/payment_intents',
+  body: { amount: 2000, currency: 'usd', description: '(created by mockpoint trigger)', ...extra },
+});
+const paid = intent({ payment_method: 'pm_card_visa', confirm: true });
+const declined = intent({ payment_method: 'pm_card_chargeDeclined', confirm: true });
+const product = { method: 'POST', path: '/v1/products', body: { name: 'myproduct' } } as const;
+const price = (extra: Record<string, string>): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/prices',
+  body: { product: '{id}', unit_amount: 1500, currency: 'usd', ...extra },
+});
+const session = (mode: 'payment' | 'subscription'): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/checkout/sessions',
+  body: {
+    mode,
+    'line_items[0][price]': '{id}',
+    'line_items[0][quantity]': 1,
+    success_url: 'https://example.com/success',
+  },
+});
+/** A Checkout Session of a new price, completed through the twin's test helper (its payment, or its subscription's first invoice). */
+const checkout = (mode: 'payment' | 'subscription', recurring: Record<string, string>): FixtureStep[] => [
+  product,
+  price(recurring),
+  session(mode),
+  { method: 'POST', path: '/v1/test_helpers/checkout/sessions/{id}/complete' },
+];
+
+/** A customer, a monthly price and their subscription, its first invoice charged to `method`. */
+const subscription = (method: string): FixtureStep[] => [
+  customer,
+  product,
+  price({ 'recurring[interval]': 'month' }),
+  {
+    method: 'POST',
+    path: '/v1/subscriptions',
+    body: { customer: '{customer}', 'items[0][price]': '{price}', default_payment_method: method },
+  },
+];
+const subscribed = subscription('pm_card_visa');
+/** A 7-day trial of a customer with no payment method, told to pause when it ends so, ended now. */
+const paused: FixtureStep[] = [
+  customer,
+  product,
+  price({ 'recurring[interval]': 'month' }),
+  {
+    method: 'POST',
+    path: '/v1/subscriptions',
+    body: {
+      customer: '{customer}',
+      'items[0][price]': '{price}',
+      trial_period_days: 7,
+      'trial_settings[end_behavior][missing_payment_method]': 'pause',
+    },
+  },
+  { method: 'POST', path: '/v1/subscriptions/{id}', body: { trial_end: 'now' } },
+];
+/** The paused subscription's customer given a card (`pm_card_visa` attached, the subscription's default), then resumed. */
+const resumed: FixtureStep[] = [
+  ...paused,
+  attachTo('{customer}'),
+  {
+    method: 'POST',
+    path: '/v1/subscriptions/{subscription}',
+    body: { default_payment_method: '{payment_method}' },
+  },
+  { method: 'POST', path: '/v1/subscriptions/{subscription}/resume' },
+];
+const manual = intent({ payment_method: 'pm_card_visa', confirm: true, capture_method: 'manual' });
+/** `pm_card_visa` attached to the customer before it: a new `pm_` of that customer, as Stripe clones it. */
+function attachTo(customer: string): FixtureStep {
+  return { method: 'POST', path: '/v1/payment_methods/pm_card_visa/attach', body: { customer } };
+}
+const attach = attachTo('{customer}');
+const tagged = { 'metadata[foo]': 'bar' };
+/** A test clock at 2020-01-01 and its advance by a month, as the Stripe CLI's fixtures make them. */
+const clock: FixtureStep = {
+  method: 'POST',
+  path: '/v1/test_helpers/test_clocks',
+  body: { frozen_time: 1577836800, name: '(created by mockpoint trigger)' },
+};
+const advance: FixtureStep = {
+  method: 'POST',
+  path: '/v1/test_helpers/test_clocks/{id}/advance',
+  body: { frozen_time: 1580515200 },
+};
+const setup = (extra: Record<string, string | boolean>): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/setup_intents',
+  body: { description: '(created by mockpoint trigger)', 'payment_method_types[0]': 'card', ...extra },
+});
+
+/** A customer's pending invoice item of $20 and a draft invoice that includes it. */
+const invoiced: FixtureStep[] = [
+  customer,
+  {
+    method: 'POST',
+    path: '/v1/invoiceitems',
+    body: { amount: 2000, currency: 'usd', customer: '{customer}', description: '(created by mockpoint trigger)' },
+  },
+  {
+    method: 'POST',
+    path: '/v1/invoices',
+    body: {
+      customer: '{customer}',
+      description: '(created by mockpoint trigger)',
+      pending_invoice_items_behavior: 'include',
+    },
+  },
+];
+/** A payment that succeeds, then a payout of $11 (paid at once, payouts.ts). */
+const payout: FixtureStep[] = [
+  paid,
+  {
+    method: 'POST',
+    path: '/v1/payouts',
+    body: { amount: 1100, currency: 'usd', description: '(created by mockpoint trigger)' },
+  },
+];
+/** A payment link of a new monthly price. */
+const link: FixtureStep[] = [
+  product,
+  price({ 'recurring[interval]': 'month' }),
+  { method: 'POST', path: '/v1/payment_links', body: { 'line_items[0][price]': '{id}', 'line_items[0][quantity]': 1 } },
+];
+
+/** Stripe's: the calls `stripe trigger` makes for the same event (its fixtures), in the twin's flows. */
+export const STRIPE: Record<string, readonly FixtureStep[]> = {
+  'customer.created': [customer],
+  'customer.updated': [customer, { method: 'POST', path: '/v1/customers/{id}', body: { description: 'updated' } }],
+  'customer.deleted': [customer, { method: 'DELETE', path: '/v1/customers/{id}' }],
+  'payment_intent.created': [intent({})],
+  'payment_intent.succeeded': [paid],
+  'charge.succeeded': [paid],
+  'payment_intent.payment_failed': [declined],
+  'charge.failed': [declined],
+  'payment_intent.requires_action': [intent({ payment_method: 'pm_card_authenticationRequired', confirm: true })],
+  'payment_intent.amount_capturable_updated': [manual],
+  'charge.captured': [manual, { method: 'POST', path: '/v1/payment_intents/{id}/capture' }],
+  'setup_intent.succeeded': [
+    customer,
+    {
+      method: 'POST',
+      path: '/v1/setup_intents',
+      body: { customer: '{id}', payment_method: 'pm_card_visa', confirm: true },
+    },
+  ],
+  'payment_intent.canceled': [intent({}), { method: 'POST', path: '/v1/payment_intents/{id}/cancel' }],
+  'product.created': [product],
+  'price.created': [product, price({})],
+  'checkout.session.completed': checkout('payment', {}),
+  'checkout.session.expired': [
+    product,
+    price({}),
+    session('payment'),
+    { method: 'POST', path: '/v1/checkout/sessions/{id}/expire' },
+  ],
+  'customer.subscription.created': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.created': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.finalized': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.paid': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'invoice.payment_succeeded': checkout('subscription', { 'recurring[interval]': 'month' }),
+  'customer.subscription.updated': [
+    ...subscribed,
+    { method: 'POST', path: '/v1/subscriptions/{id}', body: { cancel_at_period_end: true } },
+  ],
+  'customer.subscription.deleted': [...subscribed, { method: 'DELETE', path: '/v1/subscriptions/{id}' }],
+  'invoice.payment_failed': subscription('pm_card_chargeDeclined'),
+  'charge.refunded': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
+  'refund.created': [paid, { method: 'POST', path: '/v1/refunds', body: { payment_intent: '{id}' } }],
+  'customer.subscription.trial_will_end': [
+    customer,
+    product,
+    price({ 'recurring[interval]': 'month' }),
+    {
+      method: 'POST',
+      path: '/v1/subscriptions',
+      body: { customer: '{customer}', 'items[0][price]': '{price}', trial_period_days: 1 },
+    },
+  ],
+  'customer.subscription.paused': paused,
+  'customer.subscription.resumed': resumed,
+  'charge.dispute.created': [intent({ payment_method: 'pm_card_createDispute', confirm: true })],
+  'payment_method.attached': [customer, attach],
+  'payment_method.detached': [customer, attach, { method: 'POST', path: '/v1/payment_methods/{id}/detach' }],
+  'payment_method.updated': [customer, attach, { method: 'POST', path: '/v1/payment_methods/{id}', body: tagged }],
+  'setup_intent.created': [setup({})],
+  'setup_intent.canceled': [
+    setup({}),
+    { method: 'POST', path: '/v1/setup_intents/{id}/cancel', body: { cancellation_reason: 'requested_by_customer' } },
+  ],
+  'setup_intent.setup_failed': [setup({ payment_method: 'pm_card_chargeDeclined', confirm: true })],
+  'product.updated': [product, { method: 'POST', path: '/v1/products/{id}', body: tagged }],
+  'product.deleted': [product, { method: 'DELETE', path: '/v1/products/{id}' }],
+  'test_helpers.test_clock.created': [clock],
+  'test_helpers.test_clock.advancing': [clock, advance],
+  'test_helpers.test_clock.ready': [clock, advance],
+  'test_helpers.test_clock.deleted': [clock, { method: 'DELETE', path: '/v1/test_helpers/test_clocks/{id}' }],
+  'invoice.updated': [...invoiced, { method: 'POST', path: '/v1/invoices/{id}', body: tagged }],
+  'payout.created': payout,
+  'payout.paid': payout,
+  'payout.updated': [...payout, { method: 'POST', path: '/v1/payouts/{id}', body: tagged }],
+  'payment_link.created': link,
+  'payment_link.updated': [
+    ...link,
+    { method: 'POST', path: '/v1/payment_links/{id}', body: { allow_promotion_codes: true } },
+  ],
+  'price.updated': [product, price({}), { method: 'POST', path: '/v1/prices/{id}', body: tagged }],
+};

@@ -1,0 +1,292 @@
+/**
+ * Stripe's test mode, for what integration tests use (SPEC §2.19): a
+ * PaymentIntent's state from its test payment method — `pm_card_visa`
+ * succeeds (or waits for capture with `capture_method: manual`),
+ * each declining test card is declined as Stripe declines it (declines.ts: `402
+ * card_error`, a failed Charge, the intent back to `requires_payment_method`), `pm_card_authenticationRequired`
+ * asks for 3-D Secure (`requires_action`) — and confirm, capture and cancel,
+ * each payment's Charge kept; Checkout Sessions (checkout.ts),
+ * Subscriptions with their first invoice (billing.ts) and Refunds
+ * (refunds.ts); a create without a parameter the document requires is
+ * refused (`parameter_missing`).
+ *
+ * @module
+ */
+
+import type { ActionOutcome, FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
+import { checkAmount } from './amounts.js';
+import {
+  amendingSubscription,
+  canceledSubscription,
+  createdPrice,
+  creatingSubscription,
+  INVOICES,
+  PRICES,
+  paidInvoice,
+  SUBSCRIPTIONS,
+  updatedSubscription,
+} from './billing.js';
+import { CHARGES, INTENTS, writeCharge } from './charges.js';
+import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './checkout.js';
+import { amendingSession, sessionUpdatePaths } from './checkout-update.js';
+import { advanceClock, CLOCKS, CUSTOMERS, creatingClock, creatingCustomer } from './clocks.js';
+import { decline } from './declines.js';
+import { errorMembers } from './errors.js';
+import { creatingEndpoint, endpointLimit, forEndpoint, stripeEvent, stripeEventTypes, subscribes } from './events.js';
+import { INVOICE_PAYMENTS, invoicePaymentPaths, listPayments } from './invoice-payments.js';
+import { creatingInvoice } from './invoices.js';
+import { creatingLink, PAYMENT_LINKS } from './links.js';
+import { checkMetadata } from './metadata.js';
+import { createdPayout, PAYOUTS } from './payouts.js';
+import { creatingRefund } from './refunds.js';
+import { resumedSubscription } from './resume.js';
+import {
+  createdSetup,
+  creatingMethod,
+  creatingSetup,
+  METHODS,
+  methodAction,
+  SETUP_INTENTS,
+  setupAction,
+  testOf,
+} from './setup.js';
+import { renderStripe, rendersStripe } from './shapes.js';
+
+const ENDPOINTS = '/v1/webhook_endpoints';
+
+/** Confirms `intent` with its payment method: its new state, and the error a decline answers. */
+function confirm(
+  intent: Record<string, unknown>,
+  tools: FlowKit,
+  after: boolean,
+  test: unknown = intent.payment_method,
+): FlowError | undefined {
+  const method = intent.payment_method;
+  if (typeof method !== 'string' || method === '') {
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'payment_intent_unexpected_state',
+      message:
+        'You cannot confirm this PaymentIntent because it has no payment method. Pass one as `payment_method`, e.g. pm_card_visa.',
+      param: 'payment_method',
+    };
+  }
+  const refused = decline(intent, tools, test);
+  if (refused !== undefined) return refused;
+  if (test === 'pm_card_authenticationRequired') {
+    intent.status = 'requires_action';
+    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+    return undefined;
+  }
+  intent.latest_charge = tools.newId('ch_');
+  intent.last_payment_error = null;
+  intent.next_action = null;
+  if (intent.capture_method === 'manual') {
+    intent.status = 'requires_capture';
+    intent.amount_capturable = intent.amount;
+  } else {
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+  }
+  writeCharge(intent, tools, after, test);
+  return undefined;
+}
+
+function unexpected(intent: Record<string, unknown>, verb: string): FlowError {
+  return {
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'payment_intent_unexpected_state',
+    message: `This PaymentIntent's status is ${String(intent.status)}; it cannot be ${verb}.`,
+  };
+}
+
+async function act(
+  tail: string,
+  intent: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  tools: FlowKit,
+): Promise<ActionOutcome> {
+  const next = { ...intent };
+  if (tail === 'confirm') {
+    if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
+    if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
+    const error = confirm(next, tools, true, (await testOf(next.payment_method, tools)) ?? next.payment_method);
+    await paidInvoice(next, tools);
+    return error === undefined ? { object: next } : { object: next, error };
+  }
+  if (tail === 'capture') {
+    if (next.status !== 'requires_capture') return { error: unexpected(next, 'captured') };
+    next.status = 'succeeded';
+    next.amount_received = typeof sent.amount_to_capture === 'number' ? sent.amount_to_capture : next.amount;
+    next.amount_capturable = 0;
+    const charge = typeof next.latest_charge === 'string' ? await tools.find(next.latest_charge) : undefined;
+    if (charge?.object === 'charge') {
+      const object = { ...charge, captured: true, amount_captured: next.amount_received };
+      tools.write({ kind: 'updated', template: CHARGES, object, events: ['charge.captured'], after: true });
+    }
+    return { object: next };
+  }
+  if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'canceled') };
+  next.status = 'canceled';
+  next.canceled_at = Math.floor(tools.now() / 1000);
+  next.cancellation_reason = typeof sent.cancellation_reason === 'string' ? sent.cancellation_reason : null;
+  return { object: next };
+}
+
+/** The actions of stored objects: a PaymentIntent's, a Checkout Session's, a Subscription's cancel. */
+async function acting(
+  matched: MatchedOperation,
+  stored: Record<string, unknown> | undefined,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): Promise<ActionOutcome | undefined> {
+  const { op, values } = matched;
+  const intent = /^\/v1\/payment_intents\/\{intent\}\/(confirm|capture|cancel)$/.exec(op.template);
+  if (intent !== null) {
+    return op.method !== 'POST' || stored === undefined ? undefined : act(intent[1] as string, stored, sent, kit);
+  }
+  const method = /^\/v1\/payment_methods\/\{payment_method\}\/(attach|detach)$/.exec(op.template);
+  if (method !== null && op.method === 'POST') {
+    return methodAction(method[1] as string, values.payment_method ?? '', stored, sent, kit);
+  }
+  const setup = /^\/v1\/setup_intents\/\{intent\}\/(confirm|cancel)$/.exec(op.template);
+  if (setup !== null) {
+    return op.method !== 'POST' || stored === undefined
+      ? undefined
+      : setupAction(setup[1] as string, stored, sent, kit);
+  }
+  if (op.template.includes('checkout/sessions/{session}')) {
+    return sessionAction(op.template, op.method, stored, values.session ?? '', kit);
+  }
+  // An invoice's lines (`GET /v1/invoices/{invoice}/lines`) as its `lines` hold them.
+  if (op.template === `${INVOICES}/{invoice}/lines` && op.method === 'GET' && stored !== undefined) {
+    return { object: stored, answer: stored.lines, events: [] };
+  }
+  if (op.template === `${CLOCKS}/{test_clock}/advance` && op.method === 'POST') {
+    return stored === undefined ? undefined : advanceClock(stored, sent, kit);
+  }
+  if (op.template === `${SUBSCRIPTIONS}/{subscription}/resume` && op.method === 'POST' && stored !== undefined) {
+    return resumedSubscription(stored, sent, kit);
+  }
+  if (op.template === `${SUBSCRIPTIONS}/{subscription_exposed_id}` && op.method === 'DELETE' && stored !== undefined) {
+    const outcome = canceledSubscription(stored, kit);
+    return 'object' in outcome ? outcome : { error: outcome };
+  }
+  return undefined;
+}
+
+/** A create that reads what the twin holds (a session's prices, a refund's charge). */
+function creating(
+  template: string,
+  object: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): Promise<FlowError | undefined> {
+  if (template === SESSIONS) return creatingSession(object, sent, kit);
+  if (template === SUBSCRIPTIONS) return creatingSubscription(object, sent, kit);
+  if (template === '/v1/refunds') return creatingRefund(object, sent, kit);
+  if (template === CUSTOMERS) return creatingCustomer(object, sent, kit);
+  if (template === CLOCKS) return Promise.resolve(creatingClock(object, sent, kit));
+  if (template === SETUP_INTENTS) return creatingSetup(object, sent, kit);
+  if (template === METHODS) creatingMethod(object, sent, kit);
+  if (template === INTENTS) return creatingIntent(object, sent, kit);
+  if (template === PRICES) createdPrice(object, sent, kit);
+  if (template === ENDPOINTS) return Promise.resolve(creatingEndpoint(object, sent, kit));
+  if (template === PAYMENT_LINKS) return creatingLink(object, sent, kit);
+  if (template === INVOICES) return creatingInvoice(object, sent, kit);
+  return Promise.resolve(undefined);
+}
+
+/**
+ * The collections whose new objects Stripe makes `active: true` unless `active=false` is sent
+ * (the document's examples say `false`): products, prices, plans, payment links, promotion codes,
+ * tax and shipping rates.
+ */
+const ACTIVE = new Set([
+  '/v1/products',
+  PRICES,
+  '/v1/plans',
+  PAYMENT_LINKS,
+  '/v1/promotion_codes',
+  '/v1/tax_rates',
+  '/v1/shipping_rates',
+]);
+
+/** The test card a PaymentIntent made with `confirm: true` pays as, for `created` (the same object). */
+const PAYS_AS = new WeakMap<Record<string, unknown>, string>();
+
+/** Looks up the test card a new PaymentIntent's payment method pays as (one the twin holds: its card). */
+async function creatingIntent(
+  object: Record<string, unknown>,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): Promise<undefined> {
+  const test = sent.confirm === true ? await testOf(sent.payment_method, kit) : undefined;
+  if (test !== undefined) PAYS_AS.set(object, test);
+  return undefined;
+}
+
+export const stripeFlows: TwinFlows = {
+  required: true,
+  paths: { ...checkoutPaths, ...sessionUpdatePaths, ...invoicePaymentPaths },
+  rendered: renderStripe,
+  renders: rendersStripe,
+  // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
+  views: { [`${CUSTOMERS}/{customer}/payment_methods`]: { of: METHODS, where: { customer: 'customer' } } },
+  list: (template, items, query) => (template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined),
+  creating,
+  acting,
+  check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),
+  checkUpdate: (_template, sent) => checkMetadata(sent),
+  amending: (template, stored, sent, kit) => {
+    if (template === SUBSCRIPTIONS) return amendingSubscription(stored, sent, kit);
+    return template === SESSIONS ? amendingSession(stored, sent, kit) : Promise.resolve(undefined);
+  },
+  errorMembers,
+  events: {
+    eventsTemplate: '/v1/events',
+    endpointsTemplate: ENDPOINTS,
+    scheme: 'stripe',
+    types: stripeEventTypes,
+    event: stripeEvent,
+    forEndpoint,
+    subscribes,
+    limit: endpointLimit,
+  },
+  created(template, object, sent, tools) {
+    if (ACTIVE.has(template) && 'active' in object) object.active = sent.active !== false;
+    if (template === SETUP_INTENTS) return createdSetup(object);
+    if (template === PAYOUTS) {
+      createdPayout(object, sent, tools);
+      return undefined;
+    }
+    if (template === ENDPOINTS) {
+      object.secret = `whsec_${tools.newId('')}${tools.newId('').slice(0, 8)}`;
+      object.status = 'enabled';
+      return undefined;
+    }
+    if (template !== INTENTS) return undefined;
+    object.client_secret = `${String(object.id)}_secret_${tools.newId('').slice(0, 16)}`;
+    object.capture_method = typeof sent.capture_method === 'string' ? sent.capture_method : 'automatic';
+    object.amount_received = 0;
+    object.last_payment_error = null;
+    object.next_action = null;
+    object.latest_charge = null;
+    object.status = typeof sent.payment_method === 'string' ? 'requires_confirmation' : 'requires_payment_method';
+    const test = PAYS_AS.get(object);
+    PAYS_AS.delete(object);
+    if (sent.confirm !== true) return undefined;
+    // Its `payment_intent.created` shows it as made, before the confirm moves it on.
+    tools.snapshot('payment_intent.created', object);
+    return confirm(object, tools, true, test ?? object.payment_method);
+  },
+  updating(template, object, _was, tools, sent) {
+    if (template === SUBSCRIPTIONS) updatedSubscription(object, sent, tools.now());
+    // Stripe's `disabled` parameter is no field of the endpoint: it moves its `status`.
+    if (template === ENDPOINTS && typeof sent.disabled === 'boolean') {
+      object.status = sent.disabled ? 'disabled' : 'enabled';
+    }
+  },
+};
