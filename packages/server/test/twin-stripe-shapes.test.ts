@@ -292,6 +292,60 @@ describe('Stripe object shapes by API version', () => {
     });
   });
 
+  it('prices invoice items as Stripe does, with parent and pricing from basil, the old shape to stripe-node 15', async () => {
+    const { today, oldest } = await twins();
+    const customer = await today.customers.create({ email: 'items@example.com' });
+    const price = await today.prices.create({ product_data: { name: 'Seat' }, unit_amount: 700, currency: 'usd' });
+    // basil's way: `pricing[price]`; the amount is the unit amount times the quantity.
+    const item = await today.invoiceItems.create({ customer: customer.id, pricing: { price: price.id }, quantity: 3 });
+    expect(item).toMatchObject({
+      object: 'invoiceitem',
+      amount: 2100,
+      currency: 'usd',
+      quantity: 3,
+      discountable: true,
+      parent: null,
+      pricing: { type: 'price_details', price_details: { price: price.id, product: price.product } },
+    });
+    // stripe-node 23 reads a decimal string as its Decimal.
+    expect(String(item.pricing?.unit_amount_decimal)).toBe('700');
+    for (const gone of ['price', 'plan', 'subscription', 'subscription_item', 'unit_amount', 'unit_amount_decimal']) {
+      expect(item).not.toHaveProperty(gone);
+    }
+    // The same item to stripe-node 15 (2024-04-10): the Price object, its unit amount, no parent.
+    const old = await oldest.invoiceItems.retrieve(item.id);
+    expect(old).toMatchObject({ amount: 2100, quantity: 3, unit_amount: 700, unit_amount_decimal: '700' });
+    expect(old.price).toMatchObject({ id: price.id, object: 'price', unit_amount: 700 });
+    expect([old.subscription, old.subscription_item, old.plan]).toEqual([null, null, null]);
+    expect(old).not.toHaveProperty('pricing');
+    expect(old).not.toHaveProperty('parent');
+    // An amount: a one-off price of it; a negative one is not discountable.
+    const credit = await oldest.invoiceItems.create({ customer: customer.id, amount: -500, currency: 'usd' });
+    expect(credit).toMatchObject({ amount: -500, quantity: 1, unit_amount: -500, discountable: false });
+    expect(credit.price).toMatchObject({ object: 'price', type: 'one_time', unit_amount: -500, currency: 'usd' });
+    // Refusals: a price never made, two ways of pricing, none.
+    const refused = (params: Stripe23.InvoiceItemCreateParams) =>
+      today.invoiceItems.create(params).catch((error: unknown) => error);
+    expect(await refused({ customer: customer.id, pricing: { price: 'price_doesnotexist1' } })).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      param: 'pricing[price]',
+    });
+    expect(
+      await refused({ customer: customer.id, amount: 5, currency: 'usd', pricing: { price: price.id } }),
+    ).toMatchObject({
+      statusCode: 400,
+      message: 'You may only specify one of these parameters: amount, pricing.',
+    });
+    expect(await refused({ customer: customer.id })).toMatchObject({ statusCode: 400, param: 'amount' });
+    // Its invoice's line: priced by the same Price, in basil's shape too.
+    const draft = await today.invoices.create({ customer: customer.id, pending_invoice_items_behavior: 'include' });
+    expect(draft.total).toBe(1600);
+    expect(draft.lines.data.map((line) => line.pricing?.price_details?.price ?? null)).toEqual(
+      expect.arrayContaining([price.id]),
+    );
+  });
+
   it("answers a Checkout Session's line_items only when expanded, as Stripe does, at every version", async () => {
     const { today, oldest } = await twins();
     const session = await today.checkout.sessions.create({

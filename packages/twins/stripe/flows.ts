@@ -33,8 +33,9 @@ import { advanceClock, CLOCKS, CUSTOMERS, creatingClock, creatingCustomer } from
 import { decline } from './declines.js';
 import { errorMembers } from './errors.js';
 import { creatingEndpoint, endpointLimit, forEndpoint, stripeEvent, stripeEventTypes, subscribes } from './events.js';
+import { creatingInvoiceItem } from './invoice-items.js';
 import { INVOICE_PAYMENTS, invoicePaymentPaths, listPayments } from './invoice-payments.js';
-import { creatingInvoice } from './invoices.js';
+import { creatingInvoice, INVOICE_ITEMS } from './invoices.js';
 import { creatingLink, PAYMENT_LINKS } from './links.js';
 import { checkMetadata } from './metadata.js';
 import { createdPayout, PAYOUTS } from './payouts.js';
@@ -196,6 +197,7 @@ function creating(
   if (template === ENDPOINTS) return Promise.resolve(creatingEndpoint(object, sent, kit));
   if (template === PAYMENT_LINKS) return creatingLink(object, sent, kit);
   if (template === INVOICES) return creatingInvoice(object, sent, kit);
+  if (template === INVOICE_ITEMS) return creatingInvoiceItem(object, sent, kit);
   return Promise.resolve(undefined);
 }
 

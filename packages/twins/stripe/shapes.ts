@@ -15,6 +15,7 @@
  * @module
  */
 import { sessionAt } from './checkout-ui.js';
+import { invoiceItemAt } from './invoice-items.js';
 import { invoicePaymentOf, paymentsList } from './invoice-payments.js';
 import { lineItemAt } from './line-items.js';
 
@@ -182,6 +183,7 @@ function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
   if (object.object === 'subscription') return subscriptionAt(object, version);
   if (object.object === 'invoice') return invoiceAt(object, version, expanded);
   if (object.object === 'line_item') return lineItemAt(object, since(version, BASIL));
+  if (object.object === 'invoiceitem') return invoiceItemAt(object, since(version, BASIL));
   if (object.object === 'checkout.session') return sessionAt(object, version);
   return object;
 }
@@ -197,7 +199,16 @@ export function rendersStripe(text: string): boolean {
 }
 
 /** The objects {@link renderStripe} changes: by version, or by what is included. */
-const RENDERED = ['subscription', 'invoice', 'line_item', 'event', 'checkout.session', 'payment_link', 'quote'];
+const RENDERED = [
+  'subscription',
+  'invoice',
+  'line_item',
+  'invoiceitem',
+  'event',
+  'checkout.session',
+  'payment_link',
+  'quote',
+];
 
 /** The most levels an answer is walked down (Stripe's objects nest far less). */
 const MAX_DEPTH = 24;

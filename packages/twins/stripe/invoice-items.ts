@@ -1,0 +1,143 @@
+/**
+ * Invoice Items as Stripe makes them (`POST /v1/invoiceitems`, its reference and stripe 23.1.0's
+ * `InvoiceItem`): priced by a Price the twin holds (`price`, or basil's `pricing[price]`), by
+ * `price_data`, or by an `amount`; `amount` is the unit amount times the quantity; `price` is the
+ * Price object; `discountable` is true unless the amount is negative; no subscription. The twin keeps
+ * an item in the 2024-04-10 shape and, from `2025-03-31.basil` (Stripe's "Invoicing resources now
+ * specify how they were generated" and "Replaces top-level price fields"), answers it with `parent`
+ * (`subscription_details`) and `pricing` (`price_details`) in place of `price`, `plan`,
+ * `subscription`, `subscription_item`, `unit_amount` and `unit_amount_decimal` (shapes.ts renders
+ * it). Older versions see the old shape.
+ *
+ * @module
+ */
+import type { FlowError, FlowKit } from '@mockpoint/core/internal';
+import { PRICES, priceOf } from './billing.js';
+import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
+
+type Obj = Record<string, unknown>;
+
+function record(value: unknown): Obj | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
+}
+
+/** The fields basil moved off an Invoice Item (into `parent` and `pricing`). */
+const ITEM_GONE = ['plan', 'price', 'subscription', 'subscription_item', 'unit_amount', 'unit_amount_decimal'];
+
+/** The fields basil added to an Invoice Item, which older versions do not have. */
+const ITEM_NEW = ['parent', 'pricing'];
+
+/** The id of an expandable member (a string, or the object it names). */
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  const id = record(value)?.id;
+  return typeof id === 'string' ? id : null;
+}
+
+/** A one-off Price of `unit_amount` in `currency`, as Stripe makes one for an item given an `amount`. */
+function oneOffPrice(unitAmount: number, currency: unknown, kit: FlowKit): Obj {
+  const price = kit.example(PRICES);
+  Object.assign(price, {
+    id: kit.newId('price_'),
+    object: 'price',
+    active: false,
+    currency,
+    product: kit.newId('prod_'),
+    recurring: null,
+    type: 'one_time',
+    unit_amount: unitAmount,
+    unit_amount_decimal: String(unitAmount),
+  });
+  return price;
+}
+
+/** The Price `sent` names (`price` or basil's `pricing[price]`), one it makes of `price_data`, or none. */
+async function pricedBy(sent: Obj, kit: FlowKit): Promise<Obj | FlowError | undefined> {
+  const named = typeof sent.price === 'string' ? sent.price : record(sent.pricing)?.price;
+  const param = typeof sent.price === 'string' ? 'price' : 'pricing[price]';
+  if (typeof named === 'string') {
+    const held = await kit.find(named);
+    if (held?.object !== 'price' && !kit.examples) return noSuch('price', named, param);
+    return priceOf({ price: named }, param, kit, false);
+  }
+  if (record(sent.price_data) !== undefined) return priceOf({ price_data: sent.price_data }, 'price_data', kit, false);
+  return undefined;
+}
+
+/** A new Invoice Item's price, amounts and links from what was sent and the Prices the twin holds. */
+export async function creatingInvoiceItem(item: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
+  const given = ['amount', 'price', 'price_data', 'pricing'].filter((field) => sent[field] !== undefined);
+  if (given.length > 1) {
+    return invalidRequest(`You may only specify one of these parameters: ${given.join(', ')}.`, given[1]);
+  }
+  const quantity = typeof sent.quantity === 'number' && Number.isSafeInteger(sent.quantity) ? sent.quantity : 1;
+  const priced = await pricedBy(sent, kit);
+  if (priced !== undefined && isFlowError(priced)) return priced;
+  let price: Obj;
+  if (priced !== undefined) {
+    price = priced;
+  } else if (typeof sent.amount === 'number') {
+    if (typeof sent.currency !== 'string') return missingParam('currency');
+    price = oneOffPrice(sent.amount, sent.currency, kit);
+  } else if (kit.examples) {
+    // stripe-mock's way, for an SDK's own generated tests (`unseen: "examples"`): the example's amounts.
+    return undefined;
+  } else {
+    return invalidRequest(
+      'You must specify either `amount`, `price`, `price_data` or `pricing` to create an invoice item.',
+      'amount',
+    );
+  }
+  const unit = typeof price.unit_amount === 'number' ? price.unit_amount : 0;
+  const amount = priced === undefined ? (sent.amount as number) : unit * quantity;
+  Object.assign(item, {
+    amount,
+    currency: price.currency ?? sent.currency ?? item.currency,
+    discountable: typeof sent.discountable === 'boolean' ? sent.discountable : amount >= 0,
+    plan: null,
+    price,
+    quantity: priced === undefined ? 1 : quantity,
+    subscription: typeof sent.subscription === 'string' ? sent.subscription : null,
+    subscription_item: null,
+    unit_amount: unit,
+    unit_amount_decimal: typeof price.unit_amount_decimal === 'string' ? price.unit_amount_decimal : String(unit),
+  });
+  // Kept in the 2024 shape: basil's members are rendered from it (invoiceItemAt).
+  for (const field of ITEM_NEW) delete item[field];
+  return undefined;
+}
+
+/** `item` (an `invoiceitem`) in the version answered, `basil` whether it is `2025-03-31` or newer. */
+export function invoiceItemAt(item: Obj, basil: boolean): Obj {
+  const shaped: Obj = {};
+  const gone = basil ? ITEM_GONE : ITEM_NEW;
+  for (const [key, value] of Object.entries(item)) if (!gone.includes(key)) shaped[key] = value;
+  if (!basil || 'parent' in item) return shaped;
+  const subscription = idOf(item.subscription);
+  shaped.parent =
+    subscription === null
+      ? null
+      : {
+          subscription_details: {
+            subscription,
+            ...(idOf(item.subscription_item) === null ? {} : { subscription_item: idOf(item.subscription_item) }),
+          },
+          type: 'subscription_details',
+        };
+  const price = record(item.price);
+  const priceId = idOf(item.price);
+  shaped.pricing =
+    priceId === null
+      ? null
+      : {
+          price_details: { price: priceId, product: idOf(price?.product) ?? '' },
+          type: 'price_details',
+          unit_amount_decimal:
+            typeof item.unit_amount_decimal === 'string'
+              ? item.unit_amount_decimal
+              : typeof item.unit_amount === 'number'
+                ? String(item.unit_amount)
+                : null,
+        };
+  return shaped;
+}
