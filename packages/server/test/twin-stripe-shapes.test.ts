@@ -154,6 +154,48 @@ describe('Stripe object shapes by API version', () => {
     expect((await at('2025-08-27.basil').subscriptions.retrieve(clover.id)).billing_mode.type).toBe('flexible');
   });
 
+  it("makes a Checkout Session's subscription in subscription_data[billing_mode], else its version's default when made", async () => {
+    const { options, today } = await twins();
+    const at = (apiVersion: string) =>
+      new Stripe23('sk_test_123', { ...options, apiVersion: apiVersion as Stripe23.LatestApiVersion });
+    const customer = await today.customers.create({ email: 'mode@example.com' });
+    const price = await today.prices.create({
+      product_data: { name: 'Plan' },
+      unit_amount: 900,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+    });
+    /** A subscription session made by `stripe`, completed by the twin's test helper, its subscription read at the newest. */
+    const completed = async (stripe: Stripe23, extra: Partial<Stripe23.Checkout.SessionCreateParams> = {}) => {
+      const session = await stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: customer.id,
+        success_url: 'https://example.com/done',
+        line_items: [{ price: price.id, quantity: 1 }],
+        ...extra,
+      });
+      // The kept mode is the twin's own: no answer carries it.
+      expect(JSON.stringify(session)).not.toContain('twin_');
+      const done = await fetch(
+        `http://127.0.0.1:${options.port}/v1/test_helpers/checkout/sessions/${session.id}/complete`,
+        { method: 'POST', headers: { authorization: 'Bearer sk_test_123' } },
+      );
+      const body = (await done.json()) as { subscription: string };
+      expect(JSON.stringify(body)).not.toContain('twin_');
+      return today.subscriptions.retrieve(body.subscription);
+    };
+    const classic = await completed(at('2025-09-30.clover'), {
+      subscription_data: { billing_mode: { type: 'classic' } },
+    });
+    expect(classic.billing_mode.type).toBe('classic');
+    // Made at basil, completed through a helper that names no version (the newest): classic, as made.
+    expect((await completed(at('2025-08-27.basil'))).billing_mode.type).toBe('classic');
+    expect((await completed(today)).billing_mode).toEqual({
+      flexible: { proration_discounts: 'included' },
+      type: 'flexible',
+    });
+  });
+
   it("answers an invoice's line items with parent and pricing from basil, the old shape to stripe-node 15", async () => {
     const { today, oldest } = await twins();
     const { subscription } = await subscribed(today);

@@ -73,8 +73,19 @@ export function uiModeOf(sent: Obj, version: string | undefined): string | FlowE
 }
 
 /** `session` (a `checkout.session`) with its `ui_mode` named as `version` names it. */
-export function sessionAt(session: Obj, version: string): Obj {
+export function sessionAt(stored: Obj, version: string): Obj {
+  let session = stored;
+  if (SESSION_BILLING_MODE in session) {
+    const { [SESSION_BILLING_MODE]: _, ...answered } = session;
+    session = answered;
+  }
   const mode = session.ui_mode;
   if (!since(version, RENAMED) || typeof mode !== 'string' || NEW_NAMES[mode] === undefined) return session;
   return { ...session, ui_mode: NEW_NAMES[mode] };
 }
+
+/**
+ * Where a subscription session keeps the `billing_mode` its subscription is made with (checkout.ts),
+ * fixed when the session is made: no field of Stripe's, so never answered (sessionAt leaves it out).
+ */
+export const SESSION_BILLING_MODE = 'twin_subscription_billing_mode';

@@ -14,8 +14,9 @@
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { priceOf, subscribe } from './billing.js';
 import { writePaidIntent } from './charges.js';
-import { onOwnPage, uiModeOf } from './checkout-ui.js';
+import { onOwnPage, SESSION_BILLING_MODE, uiModeOf } from './checkout-ui.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
+import { billingModeMade } from './shapes.js';
 
 export const SESSIONS = '/v1/checkout/sessions';
 /** The twin's test helper that completes a session (Stripe has none: its hosted page does it). */
@@ -117,6 +118,13 @@ export async function creatingSession(session: Obj, sent: Obj, kit: FlowKit): Pr
     ui_mode: ui,
     url: onOwnPage(ui) ? null : `https://checkout.stripe.com/c/pay/${id}`,
   });
+  // The subscription's `billing_mode`, fixed now: `subscription_data[billing_mode]`, else this
+  // request's version's default. Kept on the session, never answered (checkout-ui.ts's sessionAt).
+  if (sent.mode === 'subscription') {
+    const data = sent.subscription_data;
+    const asked = typeof data === 'object' && data !== null ? (data as Obj).billing_mode : undefined;
+    session[SESSION_BILLING_MODE] = billingModeMade(asked, kit.version);
+  }
   return undefined;
 }
 
@@ -173,7 +181,7 @@ function complete(session: Obj, kit: FlowKit): ActionOutcome {
       .filter((line) => (line.price as Obj).type === 'recurring')
       .map((line) => ({ price: line.price as Obj, quantity: Number(line.quantity) || 1 }));
     const subscription = subscribe(
-      { customer, items, metadata: session.metadata },
+      { customer, items, metadata: session.metadata, billingMode: session[SESSION_BILLING_MODE] },
       kit,
       { id: kit.newId('sub_') },
       false,
