@@ -95,6 +95,10 @@ describe('Stripe Checkout Sessions today (#72)', () => {
     });
     expect([elements.ui_mode, elements.url]).toEqual(['elements', null]);
     expect(elements.client_secret).toMatch(/^cs_\w+_secret_\w+$/);
+    // dahlia's embedded form: a client_secret, no url, as embedded_page.
+    const form = await today.checkout.sessions.create({ ...base(), ui_mode: 'form', return_url: 'https://x.example' });
+    expect([form.ui_mode, form.url]).toEqual(['form', null]);
+    expect(form.client_secret).toMatch(new RegExp(`^${form.id}_secret_\\w+$`));
     const hosted = await today.checkout.sessions.create({ ...base(), success_url: 'https://example.com/done' });
     expect(hosted).toMatchObject({ ui_mode: 'hosted_page', client_secret: null });
     expect(hosted.url).toBe(`https://checkout.stripe.com/c/pay/${hosted.id}`);
@@ -131,6 +135,10 @@ describe('Stripe Checkout Sessions today (#72)', () => {
       })
       .catch((e) => e);
     expect(tooEarly).toMatchObject({ statusCode: 400, param: 'ui_mode' });
+    const formTooEarly = await at('2025-09-30.clover')
+      .checkout.sessions.create({ ...base(), ui_mode: 'form', return_url: 'https://x.example' })
+      .catch((e) => e);
+    expect(formTooEarly).toMatchObject({ statusCode: 400, param: 'ui_mode' });
     const noReturn = await today.checkout.sessions.create({ ...base(), ui_mode: 'embedded_page' }).catch((e) => e);
     expect(noReturn).toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'return_url' });
     const withSuccess = await today.checkout.sessions

@@ -2,7 +2,7 @@
  * A Checkout Session's `ui_mode` by API version: `hosted` (a `url` to redirect to) or `embedded`
  * (Stripe.js mounts it with its `client_secret`, no `url`); `custom` (Elements with the Checkout
  * Sessions API) from `2025-03-31.basil`; and from `2026-03-25.dahlia` the same three named
- * `hosted_page`, `embedded_page` and `elements`, the old names refused (Stripe's changelog,
+ * `hosted_page`, `embedded_page` and `elements`, the old names refused, and `form` added (the embedded form, like `embedded_page` a `client_secret`) (Stripe's changelog,
  * "Updates Checkout Session UI mode enum values"; stripe 23.1.0's `Session.UiMode`). The twin keeps
  * the old name and answers each version its own.
  *
@@ -33,12 +33,17 @@ function since(version: string | undefined, date: string): boolean {
 /** The names `version` takes, by the name the twin keeps. */
 function namesAt(version: string | undefined): [string, string][] {
   const kept = since(version, CUSTOM) ? ['hosted', 'embedded', 'custom'] : ['hosted', 'embedded'];
-  return kept.map((name) => [since(version, RENAMED) ? (NEW_NAMES[name] as string) : name, name]);
+  const named: [string, string][] = kept.map((name) => [
+    since(version, RENAMED) ? (NEW_NAMES[name] as string) : name,
+    name,
+  ]);
+  // dahlia's embedded form (Stripe's "Embedded form": CheckoutFormProvider and the client secret).
+  return since(version, RENAMED) ? [...named, ['form', 'form']] : named;
 }
 
 /** Whether a session of `mode` (the kept name) is shown on the payer's page by Stripe.js: it has a `client_secret`. */
 export function onOwnPage(mode: unknown): boolean {
-  return mode === 'embedded' || mode === 'custom';
+  return mode === 'embedded' || mode === 'custom' || mode === 'form';
 }
 
 /**
