@@ -34,6 +34,12 @@ const close = (what: 'issues' | 'pulls'): FixtureStep => ({
   path: `/repos/{repo}/${what}/{number}`,
   body: { state: 'closed' },
 });
+/** A user (`trigger-{unique}`) invited to collaborate, as write. */
+const invitation: FixtureStep = {
+  method: 'PUT',
+  path: '/repos/{repo}/collaborators/trigger-{unique}',
+  body: { permission: 'push' },
+};
 const label: FixtureStep = { method: 'POST', path: '/repos/{repo}/labels', body: { name: '{label}', color: 'd73a4a' } };
 
 /** A file written (`{unique}.md`, or another name) on the default branch or `branch`: a commit pushed. */
@@ -146,4 +152,10 @@ export const GITHUB: Record<string, readonly FixtureStep[]> = {
   'label.created': [label],
   'label.edited': [label, { method: 'PATCH', path: '/repos/{repo}/labels/{name}', body: { color: '0e8a16' } }],
   'label.deleted': [label, { method: 'DELETE', path: '/repos/{repo}/labels/{name}' }],
+  'member.added': [invitation, { method: 'PATCH', path: '/user/repository_invitations/{id}' }],
+  'member.removed': [
+    invitation,
+    { method: 'PATCH', path: '/user/repository_invitations/{id}' },
+    { method: 'DELETE', path: '/repos/{repo}/collaborators/trigger-{unique}' },
+  ],
 };

@@ -13,6 +13,7 @@
  */
 
 import type { FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
+import { githubInvitations } from './collaborators.js';
 import {
   githubHeaders,
   githubSubscribes,
@@ -135,7 +136,10 @@ export const githubFlows: TwinFlows = {
   created,
   shown,
   outside,
-  own: async (matched, sent, state) => (await githubSearch(matched, sent, state)) ?? githubRepos(matched, sent, state),
+  own: async (matched, sent, state) =>
+    (await githubSearch(matched, sent, state)) ??
+    (await githubInvitations(matched, sent, state)) ??
+    githubRepos(matched, sent, state),
   events: {
     eventsTemplate: '',
     endpointsTemplate: '/repos/{owner}/{repo}/hooks',

@@ -14,6 +14,7 @@
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
 import { githubChecks } from './checks.js';
+import { githubCollaborators } from './collaborators.js';
 import { githubContents } from './contents.js';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
@@ -36,7 +37,13 @@ import { githubStatuses } from './statuses.js';
 const REPO = '/repos/{owner}/{repo}';
 
 /** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
-const REPO_OPERATIONS: readonly RepoOperation[] = [githubRefs, githubContents, githubStatuses, githubChecks];
+const REPO_OPERATIONS: readonly RepoOperation[] = [
+  githubRefs,
+  githubContents,
+  githubStatuses,
+  githubChecks,
+  githubCollaborators,
+];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 

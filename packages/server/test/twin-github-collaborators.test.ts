@@ -1,0 +1,174 @@
+// The GitHub twin's collaborators and repository invitations (issue #73), through @octokit/rest
+// against the built daemon in memory and on LevelDB: an invitation made, changed, listed, accepted
+// (a collaborator then, `member.added` to the repository's hook, verified by @octokit/webhooks with
+// the keys of @octokit/webhooks-examples) or withdrawn; permissions read; a collaborator removed
+// (`member.removed`); GitHub's 404 and 422 where it answers them. Every process listens on 127.0.0.1.
+import { createClient } from '@mockpoint/core';
+import { Octokit } from '@octokit/rest';
+import { Webhooks } from '@octokit/webhooks';
+import { describe, expect, it } from 'vitest';
+import { useDaemons } from './helpers/daemon.js';
+import { exampleKeys, hookReceiver, twinDaemon } from './helpers/twin.js';
+
+useDaemons({ kill: 'file' });
+
+const quiet = () => undefined;
+const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+const SECRET = 'It is a secret to everybody';
+
+/** What a request Octokit rejects answered: its status. */
+const failed = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'answered',
+    (error: { status: number }) => error.status,
+  );
+
+describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s)", (store) => {
+  it('invites, changes, accepts and removes a collaborator, with member events to the hook', async () => {
+    const twin = await twinDaemon('github', store);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octocat', repo: 'widgets' };
+      await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, private: true });
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret: SECRET },
+        events: ['member'],
+      });
+
+      // Invited: an invitation to this repository (not the document's example), `write` for push.
+      const invited = await octokit.rest.repos.addCollaborator({ ...repo, username: 'alice', permission: 'push' });
+      expect(invited.status).toBe(201);
+      expect(invited.data).toMatchObject({
+        id: 1,
+        permissions: 'write',
+        invitee: { login: 'alice' },
+        inviter: { login: 'octocat' },
+        repository: { full_name: 'octocat/widgets', private: true },
+        expired: false,
+      });
+      // Again while pending: the same invitation, its permission changed.
+      const again = await octokit.rest.repos.addCollaborator({ ...repo, username: 'alice', permission: 'maintain' });
+      expect([again.status, again.data?.id, again.data?.permissions]).toEqual([201, 1, 'maintain']);
+      const pending = await octokit.rest.repos.listInvitations(repo);
+      expect(pending.data.map((one) => [one.id, one.invitee?.login, one.permissions])).toEqual([
+        [1, 'alice', 'maintain'],
+      ]);
+      const changed = await octokit.rest.repos.updateInvitation({ ...repo, invitation_id: 1, permissions: 'write' });
+      expect(changed.data.permissions).toBe('write');
+      // Not yet a collaborator: only the owner, and `none` for alice.
+      expect((await octokit.rest.repos.listCollaborators(repo)).data.map((one) => one.login)).toEqual(['octocat']);
+      expect(await failed(octokit.rest.repos.checkCollaborator({ ...repo, username: 'alice' }))).toBe(404);
+      const before = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'alice' });
+      expect(before.data.permission).toBe('none');
+
+      // Accepted (the twin's one user accepts any invitation): a collaborator with its permission.
+      const mine = await octokit.rest.repos.listInvitationsForAuthenticatedUser();
+      expect(mine.data.map((one) => one.id)).toEqual([1]);
+      const accepted = await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: 1 });
+      expect(accepted.status).toBe(204);
+      expect((await octokit.rest.repos.listInvitations(repo)).data).toEqual([]);
+      const listed = await octokit.rest.repos.listCollaborators(repo);
+      expect(
+        listed.data.map((one) => [one.login, one.role_name, one.permissions?.push, one.permissions?.admin]),
+      ).toEqual([
+        ['octocat', 'admin', true, true],
+        ['alice', 'write', true, false],
+      ]);
+      expect((await octokit.rest.repos.checkCollaborator({ ...repo, username: 'ALICE' })).status).toBe(204);
+      const level = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'alice' });
+      expect([level.data.permission, level.data.role_name, level.data.user?.login]).toEqual([
+        'write',
+        'write',
+        'alice',
+      ]);
+      // A collaborator's permission changed in place: 204, no invitation.
+      const promoted = await octokit.rest.repos.addCollaborator({ ...repo, username: 'alice', permission: 'admin' });
+      expect(promoted.status).toBe(204);
+      expect(
+        (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'alice' })).data.permission,
+      ).toBe('admin');
+
+      // Removed: no longer listed, member.removed.
+      expect((await octokit.rest.repos.removeCollaborator({ ...repo, username: 'alice' })).status).toBe(204);
+      expect((await octokit.rest.repos.listCollaborators(repo)).data.map((one) => one.login)).toEqual(['octocat']);
+
+      // An invitation withdrawn and one declined: gone; the next is numbered on.
+      const bob = await octokit.rest.repos.addCollaborator({ ...repo, username: 'bob' });
+      expect(bob.data?.id).toBe(2);
+      expect((await octokit.rest.repos.deleteInvitation({ ...repo, invitation_id: 2 })).status).toBe(204);
+      const carol = await octokit.rest.repos.addCollaborator({ ...repo, username: 'carol', permission: 'pull' });
+      expect([carol.data?.id, carol.data?.permissions]).toEqual([3, 'read']);
+      await octokit.rest.repos.declineInvitationForAuthenticatedUser({ invitation_id: 3 });
+      expect((await octokit.rest.repos.listInvitations(repo)).data).toEqual([]);
+      expect(await failed(octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: 3 }))).toBe(404);
+
+      // GitHub's refusals: the owner, a permission it does not take, a login it never makes.
+      expect(await failed(octokit.rest.repos.addCollaborator({ ...repo, username: 'octocat' }))).toBe(422);
+      const wrong = octokit.request('PUT /repos/{owner}/{repo}/collaborators/{username}', {
+        ...repo,
+        username: 'dave',
+        permission: 'everything',
+      });
+      expect(await failed(wrong)).toBe(422);
+      expect(await failed(octokit.rest.repos.addCollaborator({ ...repo, username: '-nope-' }))).toBe(404);
+      expect(await failed(octokit.rest.repos.updateInvitation({ ...repo, invitation_id: 99 }))).toBe(404);
+
+      // The hook: its ping, member.added (with the permission given), member.removed, each verified.
+      await receiver.until(3);
+      const verifier = new Webhooks({ secret: SECRET });
+      const events = [];
+      for (const { body, headers } of receiver.received) {
+        expect(await verifier.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        const payload = JSON.parse(body) as Record<string, unknown>;
+        events.push({ type: [headers['x-github-event'], payload.action].filter(Boolean).join('.'), payload });
+      }
+      expect(events.map((one) => one.type)).toEqual(['ping', 'member.added', 'member.removed']);
+      const added = events[1]?.payload ?? {};
+      expect(added).toMatchObject({
+        member: { login: 'alice' },
+        changes: { permission: { to: 'write' } },
+        repository: { full_name: 'octocat/widgets' },
+        sender: { login: 'octocat' },
+      });
+      expect(Object.keys(added)).toEqual(expect.arrayContaining(exampleKeys('member', 'added')));
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+it('mockpoint trigger github sends member.added and member.removed, made through the twin', async () => {
+  const { daemon, name, root } = await twinDaemon('github', 'memory');
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  const hooks = await hookReceiver();
+  try {
+    const repo = { owner: 'octo', repo: 'app' };
+    await octokit.rest.repos.createWebhook({ ...repo, config: { url: hooks.url, secret: SECRET }, events: ['member'] });
+    const client = createClient({ baseUrl: daemon.url });
+    for (const event of ['member.added', 'member.removed']) {
+      const sent = await client.triggerTwin(name, { event, repo: 'octo/app' });
+      expect(
+        sent.events.map((one) => one.type),
+        event,
+      ).toContain(event);
+    }
+    await hooks.until(4);
+    const verifier = new Webhooks({ secret: SECRET });
+    const types = [];
+    for (const { body, headers } of hooks.received) {
+      expect(await verifier.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+      const payload = JSON.parse(body) as Record<string, unknown>;
+      types.push([headers['x-github-event'], payload.action].filter(Boolean).join('.'));
+      if (payload.action !== undefined) {
+        expect(String((payload.member as { login: string }).login)).toMatch(/^trigger-[a-z]{6}$/);
+      }
+    }
+    expect(types).toEqual(['ping', 'member.added', 'member.added', 'member.removed']);
+    // The collaborators the triggers made: the first stays, the second was removed.
+    expect((await octokit.rest.repos.listCollaborators(repo)).data).toHaveLength(2);
+  } finally {
+    await hooks.close();
+  }
+});
