@@ -113,6 +113,20 @@ export async function shaOf(state: FlowState, scope: string, ref: string): Promi
   return names.map((name) => refs.get(name)?.sha).find((sha) => sha !== undefined);
 }
 
+/** The branches of the repository kept as `scope`, by name: the SHA each points at and the commit it is when the twin made it. */
+export async function branchesOf(
+  state: FlowState,
+  scope: string,
+): Promise<Map<string, { sha: string; commit: PushedCommit | undefined }>> {
+  const refs = await refsOf(state, scope);
+  const branches = new Map<string, { sha: string; commit: PushedCommit | undefined }>();
+  for (const record of refs.values()) {
+    if (!record.ref.startsWith('refs/heads/')) continue;
+    branches.set(record.ref.slice('refs/heads/'.length), { sha: record.sha, commit: commitOf(refs, record.sha) });
+  }
+  return branches;
+}
+
 /** The branches of the repository kept as `scope` that point at `sha`, and the commit it is when the twin made it. */
 export async function commitAt(
   state: FlowState,

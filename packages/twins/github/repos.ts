@@ -13,6 +13,7 @@
  */
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
 import { githubContents } from './contents.js';
@@ -43,6 +44,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubStatuses,
   githubChecks,
   githubCollaborators,
+  githubBranches,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
