@@ -36,11 +36,6 @@ export function samePort(authority: string, defaultPort: number, port: number | 
 /** What {@link routeByHost} gives for an unmapped host through the proxy when passing through is on. */
 export const PASS_THROUGH: { readonly kind: 'pass-through' } = Object.freeze({ kind: 'pass-through' });
 
-/** Whether a routing is {@link PASS_THROUGH}. */
-export function isPassThrough(routed: object): routed is typeof PASS_THROUGH {
-  return routed === PASS_THROUGH;
-}
-
 /**
  * The target under `/endpoint/` for a request to `url` with Host `host`, an
  * answer refusing it, or `undefined` (answer it by its path, as without hosts).
