@@ -2,7 +2,6 @@
 // proxy client names, where its path starts, and the subpath a mapped host gets.
 
 import { describe, expect, it } from 'vitest';
-import { endpointTarget } from '../adapter/node/endpoint-request.js';
 import { absoluteTarget, mappedTarget, urlTarget } from './endpoint-target.js';
 
 describe('absoluteTarget', () => {
@@ -38,16 +37,6 @@ describe('mappedTarget', () => {
     ['http://api.github.com#a?b', '/endpoint/github'],
   ])('%s -> %s', (url, target) => {
     expect(mappedTarget('github', url)).toBe(target);
-  });
-});
-
-describe('endpointTarget', () => {
-  it('answers natively an absolute-form target whose path is under /endpoint/', () => {
-    expect(endpointTarget('http://127.0.0.1:16540/endpoint/a?x=1')).toBe('/endpoint/a?x=1');
-  });
-
-  it('does not take /endpoint/ from the query of a target with no path', () => {
-    expect(endpointTarget('http://127.0.0.1:16540?next=/endpoint/a')).toBeUndefined();
   });
 });
 

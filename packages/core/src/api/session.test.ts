@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   namespacePageRedirect,
   sessionFromBaggage,
+  sessionFromHeader,
   sessionOfHeaders,
   sessionOfRawHeaders,
   splitNamespaceTarget,
@@ -20,6 +21,27 @@ describe('how a request names its namespace', () => {
     expect(sessionOfHeaders(new Headers({ 'mockpoint-session': 'a', baggage: 'mockpoint-session=b' }))).toBe('a');
     expect(sessionOfHeaders(new Headers({ baggage: 'x=1, mockpoint-session = b ' }))).toBe('b');
     expect(sessionOfHeaders(new Headers())).toBeUndefined();
+  });
+
+  it('reads a header sent twice alike from raw headers and from Headers: one name twice is it, two are none', () => {
+    const twice = (a: string, b: string) => [
+      sessionOfRawHeaders(['mockpoint-session', a, 'Host', 'x', 'Mockpoint-Session', b]),
+      sessionOfHeaders(
+        new Headers([
+          ['mockpoint-session', a],
+          ['mockpoint-session', b],
+        ]),
+      ),
+    ];
+    expect(twice('t1', ' t1 ')).toEqual(['t1', 't1']);
+    // Two names are no one name: returned joined, which the name rule refuses (never the first silently).
+    expect(twice('t1', 't2')).toEqual(['t1, t2', 't1, t2']);
+    // A header that names none is not passed over for the baggage entry.
+    expect(
+      sessionOfRawHeaders(['mockpoint-session', 'a', 'baggage', 'mockpoint-session=b', 'mockpoint-session', 'c']),
+    ).toBe('a, c');
+    expect(sessionFromHeader(' a ,a, a ')).toBe('a');
+    expect(sessionFromHeader('a,,a')).toBe('a,,a');
   });
 
   it('a baggage entry that cannot be decoded, or an oversized header, names none', () => {

@@ -41,27 +41,49 @@ export function sessionFromBaggage(value: string): string | undefined {
 }
 
 /**
+ * The name a `mockpoint-session` header's value gives, as sent (the caller checks it against the
+ * name rule): the value trimmed. Sent more than once, the header is read as HTTP reads a repeated
+ * header, its values joined with `, ` (a Fetch `Headers` can only give them so): the same name
+ * repeated (`a, a`) is that name; different ones (`a, b`) are no one name, and are returned
+ * joined, which no name can be. Raw headers and `Headers` are read alike (SPEC §2.21).
+ */
+export function sessionFromHeader(value: string): string {
+  const trimmed = value.trim();
+  const comma = trimmed.indexOf(',');
+  if (comma === -1) return trimmed;
+  const first = trimmed.slice(0, comma).trim();
+  for (const member of trimmed.slice(comma + 1).split(',')) {
+    if (member.trim() !== first) return trimmed;
+  }
+  return first;
+}
+
+/**
  * The session a request's raw headers name (Node's `rawHeaders`: name, value,
- * name, value…): the `mockpoint-session` header, else the `baggage` entry;
- * `undefined` when neither is there. Builds no string to compare a name.
+ * name, value…): the `mockpoint-session` header (every value, {@link sessionFromHeader}),
+ * else the `baggage` entry; `undefined` when neither is there. Builds no string to compare a name.
  */
 export function sessionOfRawHeaders(rawHeaders: readonly string[]): string | undefined {
+  let named: string | undefined;
   let baggage: string | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
-    if (isHeaderName(name, SESSION_HEADER)) return (rawHeaders[i + 1] as string).trim();
-    if (isHeaderName(name, 'baggage')) {
+    if (isHeaderName(name, SESSION_HEADER)) {
+      const value = rawHeaders[i + 1] as string;
+      named = named === undefined ? value : `${named}, ${value}`;
+    } else if (named === undefined && isHeaderName(name, 'baggage')) {
       // Several baggage headers are one list (W3C Baggage §3.3).
       baggage = baggage === undefined ? rawHeaders[i + 1] : `${baggage},${rawHeaders[i + 1]}`;
     }
   }
+  if (named !== undefined) return sessionFromHeader(named);
   return baggage === undefined ? undefined : sessionFromBaggage(baggage);
 }
 
-/** The session a Fetch request's headers name: the header, else the `baggage` entry. */
+/** The session a Fetch request's headers name: the header ({@link sessionFromHeader}), else the `baggage` entry. */
 export function sessionOfHeaders(headers: Headers): string | undefined {
   const header = headers.get(SESSION_HEADER);
-  if (header !== null) return header.trim();
+  if (header !== null) return sessionFromHeader(header);
   const baggage = headers.get('baggage');
   return baggage === null ? undefined : sessionFromBaggage(baggage);
 }

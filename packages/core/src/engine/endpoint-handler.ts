@@ -46,8 +46,6 @@ export const READ_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as
 const ALLOWED = [...READ_METHODS, 'OPTIONS'].join(', ');
 const READ = new Set<string>(READ_METHODS);
 
-export { ENDPOINT_PREFIX } from '../api/endpoint-target.js';
-
 /**
  * The answer pipeline, in order: each step passes or gives the verdict. A new
  * kind of answer is one step (a file in `pipeline/`) and one entry here. The

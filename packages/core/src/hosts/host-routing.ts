@@ -34,12 +34,7 @@ export function samePort(authority: string, defaultPort: number, port: number | 
 }
 
 /** What {@link routeByHost} gives for an unmapped host through the proxy when passing through is on. */
-export const PASS_THROUGH: { readonly passThrough: true } = Object.freeze({ passThrough: true });
-
-/** Whether a routing is {@link PASS_THROUGH}. */
-export function isPassThrough(routed: object): routed is typeof PASS_THROUGH {
-  return routed === PASS_THROUGH;
-}
+export const PASS_THROUGH: { readonly kind: 'pass-through' } = Object.freeze({ kind: 'pass-through' });
 
 /**
  * The target under `/endpoint/` for a request to `url` with Host `host`, an

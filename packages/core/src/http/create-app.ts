@@ -27,7 +27,7 @@ import type { AppContext, ResolvedAppOptions } from './context.js';
 import { endpointFetch } from './endpoint-fetch.js';
 import { type EarlyAnswer, registerOnFirstUse } from './first-use.js';
 import { HeldWork } from './held-work.js';
-import { namespaceDispatch } from './namespace-dispatch.js';
+import { fetchFrontDoor } from './namespace-dispatch.js';
 import { NamespaceEarly } from './namespace-early.js';
 import { unlessNamespaceGone } from './namespace-gone.js';
 import { NamespaceTable, sameNamespace } from './namespace-table.js';
@@ -346,28 +346,23 @@ function namespaceTable(
   });
 }
 
-/** The app's middleware, in the order it runs: a namespace's request first, then gRPC calls, mapped hosts and the API's guards. */
+/**
+ * The app's middleware, in the order it runs: the front door (a namespace's request first:
+ * namespace-dispatch.ts), then gRPC calls, mapped hosts and the API's guards.
+ */
 function useMiddleware(app: Hono, ctx: AppContext, namespaces: NamespaceTable | undefined, options: CreateAppOptions) {
   const resolved = ctx.options;
   // A request that names a namespace is that namespace's app's, before anything of this one's.
-  if (namespaces !== undefined) app.use('*', namespaceDispatch(namespaces, mappedHostOf(ctx)));
+  const front = fetchFrontDoor(ctx, namespaces);
+  app.use('*', front.door);
   registerGrpcCalls(app, ctx);
-  registerMappedHosts(app, ctx);
+  registerMappedHosts(app, ctx, front.mappedHost);
   useApiGuards(
     app,
     resolved,
     apiAuth({ adminToken: resolved.adminToken, namespace: options.namespace }),
     options.apiEncoders,
   );
-}
-
-/** Whether a request's host is mapped to an endpoint here, as registerMappedHosts reads it. */
-function mappedHostOf(ctx: Pick<AppContext, 'hosts' | 'storedHosts'>): (request: Request) => Promise<boolean> {
-  return async (request) => {
-    if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
-    if (ctx.hosts.size === 0) return false;
-    return ctx.hosts.lookup(request.headers.get('host') ?? new URL(request.url).host) !== undefined;
-  };
 }
 
 /** A namespace's answers before its API is registered (namespace-early.ts); none for the default namespace. */
@@ -428,7 +423,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
       hostsLoaded: ctx.storedHosts.ready,
       clockLoaded: ctx.clockSync.loaded,
       namespaces,
-      fetchEndpoint: endpointFetch(ctx, namespaces, errorResponse),
+      fetchEndpoint: endpointFetch(ctx, errorResponse),
     },
   });
   // The API (and what `extend` adds after it) on the app's first use: a daemon serving stored

@@ -30,7 +30,13 @@ describe('the one choice of a request’s namespace', () => {
         return 'other';
       },
     });
-    expect(chosen).toEqual({ name: 't1', rest: '/endpoint/a?x=1', page: undefined, refused: undefined });
+    expect(chosen).toEqual({
+      kind: 'namespace',
+      name: 't1',
+      rest: '/endpoint/a?x=1',
+      page: undefined,
+      refused: undefined,
+    });
     expect(read).toBe(0);
   });
 
@@ -42,7 +48,7 @@ describe('the one choice of a request’s namespace', () => {
 
   it('reads the headers where the path may not name one (a mapped host, a --serve port)', () => {
     const chosen = ask({ target: '/ns/t1/x', byPath: false, fromHeaders: () => 'h1' });
-    expect(chosen).toEqual({ name: 'h1', rest: undefined, page: undefined, refused: undefined });
+    expect(chosen).toEqual({ kind: 'namespace', name: 'h1', rest: undefined, page: undefined, refused: undefined });
     expect(ask({ target: '/ns/t1/x', byPath: false })).toBeUndefined();
     expect(ask({ fromHeaders: () => 'h2' })?.name).toBe('h2');
   });

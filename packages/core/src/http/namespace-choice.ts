@@ -1,8 +1,7 @@
 /**
- * Which namespace a request is for, decided here once for every path that
- * serves namespaces: the Node listener (adapter/node/listener.ts), its upgrade
- * listener (adapter/node/upgrade.ts), the Fetch app's dispatch
- * (namespace-dispatch.ts) and Bun's fast path (create-app.ts). The rule
+ * Which namespace a request is for, decided here once for every entry that
+ * serves namespaces, through the front door (front.ts, its one caller:
+ * front.test.ts keeps it so). The rule
  * (docs/sessions.md): the `/ns/{ns}` prefix of the target as sent, where the
  * path may name one; else the `mockpoint-session` header; else its `baggage`
  * entry (api/session.ts). A `GET` of `/ns/{ns}` alone is sent to the
@@ -18,6 +17,7 @@ import { isValidName } from '../registry/rules.js';
 
 /** The namespace a request is for. */
 export interface NamespaceChoice {
+  readonly kind: 'namespace';
   /** The name as sent. */
   readonly name: string;
   /** The target below `/ns/{ns}` (`/` when nothing follows) when the path named it; `undefined` when the headers did. */
@@ -57,7 +57,7 @@ export function chooseNamespace<H>(
 }
 
 function choice(name: string, rest: string | undefined, page: string | undefined): NamespaceChoice {
-  return { name, rest, page, refused: isValidName(name) ? undefined : badNamespace(name) };
+  return { kind: 'namespace', name, rest, page, refused: isValidName(name) ? undefined : badNamespace(name) };
 }
 
 /** The error of a namespace name that breaks the name rule: no such namespace can exist. */

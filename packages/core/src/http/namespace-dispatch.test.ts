@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve } from '../adapter/node/index.js';
 import { createApp, type MockpointApp } from '../index.js';
+import { fetchFront } from './endpoint-fetch.js';
 
 const apps: MockpointApp[] = [];
 afterEach(async () => {
@@ -112,14 +113,14 @@ describe("a namespace's delete on the Fetch path (Bun, Deno, workers)", () => {
     }
   });
 
-  it("answers a request that named its namespace by header to fetchEndpoint (Bun's fast path) the same", async () => {
+  it("answers a request that named its namespace by header on Bun's fast path (fetchFront) the same", async () => {
     const app = createApp();
     apps.push(app);
     expect((await app.request('/api/namespaces', { method: 'POST', body: '{"name":"gone"}' })).status).toBe(201);
     const slow = await app.request('/ns/gone/api/endpoints/slow', { method: 'PUT', body: '{"data":1,"delay":20000}' });
     expect(slow.status).toBe(201);
     const request = new Request('http://127.0.0.1/endpoint/slow', { headers: { 'mockpoint-session': 'gone' } });
-    const held = Promise.resolve(app.mockpoint.fetchEndpoint(request, 'slow', undefined));
+    const held = Promise.resolve(fetchFront(app)(request, undefined));
     const info = async () => ((await (await app.request('/api/namespaces/gone')).json()) as { held?: number }).held;
     await expect.poll(info).toBe(1);
 

@@ -1,59 +1,65 @@
 /**
- * The Fetch side of namespaces: a request that names one (`/ns/{ns}/…`, then
- * `mockpoint-session`, then its `baggage` entry: api/session.ts) is handed to
- * that namespace's app whole, below `/ns/{ns}` when it came by the path. The
- * Node listener does the same before any Fetch object exists
- * (adapter/node/listener.ts).
+ * The Fetch app's front door (front.ts), its first middleware: a request that
+ * names a namespace (`/ns/{ns}/…`, then `mockpoint-session`, then its `baggage`
+ * entry: api/session.ts) is handed to that namespace's app whole, below
+ * `/ns/{ns}` when it came by the path; one whose host is mapped to an endpoint
+ * is that endpoint's, answered after the gRPC calls (`mappedHost` gives it to
+ * routes/read.ts's `registerMappedHosts`). The Node listener asks the same
+ * front door before any Fetch object exists (adapter/node/listener.ts).
  *
  * @module
  */
 import type { MiddlewareHandler } from 'hono';
-import { NAMESPACE_PREFIX, sessionOfHeaders } from '../api/session.js';
 import { MockpointError } from '../registry/errors.js';
+import type { AppContext } from './context.js';
 import type { MockpointApp } from './create-app.js';
-import { chooseNamespace } from './namespace-choice.js';
+import { FETCH_HEAD, front, type HostTarget, type Routing } from './front.js';
 import type { NamespaceTable } from './namespace-table.js';
 
-/**
- * The path of `url` as sent (still percent-encoded: `c.req.path` is decoded, and
- * a namespace's app decodes what it is given once more), as the Node listener reads it.
- */
-function sentPath(url: string): string {
-  const start = url.indexOf('/', url.indexOf(':') + 3);
-  if (start === -1) return '/';
-  let end = start;
-  while (end < url.length) {
-    const c = url.charCodeAt(end);
-    if (c === 63 /* ? */ || c === 35 /* # */) break;
-    end++;
-  }
-  return url.slice(start, end);
+/** The Fetch front door of one app: its middleware, and the mapped host's target it found for a request. */
+export interface FetchFrontDoor {
+  readonly door: MiddlewareHandler;
+  /** The endpoint target of a request whose host is mapped (as the door found it), else `undefined`. */
+  readonly mappedHost: (request: Request) => HostTarget | undefined;
 }
 
 /**
- * Hands a request that names a namespace (namespace-choice.ts) to that
- * namespace's app; passes every other. `mappedHost` tells a request to a host
- * mapped to an endpoint, whose paths (`/ns/…` too) are that endpoint's: its
- * namespace comes by header only.
+ * The front door of an app with `ctx`'s hosts and, for the default namespace's
+ * app of a daemon with namespaces, `table`'s namespaces.
  */
-export function namespaceDispatch(
-  table: NamespaceTable,
-  mappedHost: (request: Request) => boolean | Promise<boolean> = () => false,
-): MiddlewareHandler {
-  return async (c, next) => {
-    const request = c.req.raw;
-    const byPath = c.req.path.startsWith(NAMESPACE_PREFIX) && !(await mappedHost(request));
-    const target = byPath ? sentPath(request.url) : c.req.path;
-    const chosen = chooseNamespace(target, byPath, c.req.method, request.headers, sessionOfHeaders);
-    if (chosen === undefined) return next();
-    if (chosen.refused !== undefined) return chosen.refused.toResponse();
-    const app = await table.app(chosen.name);
-    if (chosen.rest === undefined) return heldUntilAnswered(app, chosen.name, app.fetch(request, c.env));
-    if (chosen.page !== undefined) return c.redirect(chosen.page + new URL(request.url).search, 308);
-    const url = new URL(request.url);
-    url.pathname = chosen.rest;
-    return heldUntilAnswered(app, chosen.name, app.fetch(new Request(url, request), c.env));
+export function fetchFrontDoor(
+  ctx: Pick<AppContext, 'hosts' | 'storedHosts' | 'options'>,
+  table: NamespaceTable | undefined,
+): FetchFrontDoor {
+  const routing: Routing = {
+    hosts: ctx.hosts,
+    allowedHosts: ctx.options.allowedHosts,
+    namespaces: table !== undefined,
   };
+  const mapped = new WeakMap<Request, HostTarget>();
+  const door: MiddlewareHandler = async (c, next) => {
+    // The first requests of a Fetch runtime may come before the stored mappings are read.
+    if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
+    const request = c.req.raw;
+    const target = front(request, FETCH_HEAD, routing);
+    // A Fetch request's target is a path (never absolute-form): nothing is refused or passed through here.
+    if (typeof target !== 'object') return next();
+    if (target.kind === 'endpoint') {
+      mapped.set(request, target);
+      return next();
+    }
+    if (target.kind !== 'namespace' || table === undefined) return next();
+    if (target.refused !== undefined) return target.refused.toResponse();
+    const app = await table.app(target.name);
+    if (target.rest === undefined) return heldUntilAnswered(app, target.name, app.fetch(request, c.env));
+    // The page's address keeps the query (front.ts reads the target with it).
+    if (target.page !== undefined) return c.redirect(target.page, 308);
+    const url = new URL(request.url);
+    const query = target.rest.indexOf('?');
+    url.pathname = query === -1 ? target.rest : target.rest.slice(0, query);
+    return heldUntilAnswered(app, target.name, app.fetch(new Request(url, request), c.env));
+  };
+  return { door, mappedHost: (request) => mapped.get(request) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serve } from '../adapter/node/index.js';
 import { createApp, type MockpointApp } from '../index.js';
+import { fetchFront } from './endpoint-fetch.js';
 
 const HOST = 'api.example.test';
 const WS_HOST = 'ws.example.test';
@@ -82,6 +83,57 @@ describe('a mapped host and /ns/ paths', () => {
       });
       socket.close();
       expect(JSON.parse(first)).toBe('hi');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a request whose header names a namespace is routed by that namespace’s hosts on every entry, Bun’s fast path too', async () => {
+    // Only the namespace maps a host: Bun's fast path took `/endpoint/{name}` by name when the
+    // default namespace mapped none, and left the namespace's hosts out (404 NOT_FOUND for `plain`).
+    const app = createApp();
+    apps.push(app);
+    const inTeam = { 'mockpoint-session': 'team' };
+    const put = (path: string, body: unknown) =>
+      app.request(path, { method: 'PUT', body: JSON.stringify(body), headers: inTeam });
+    expect((await app.request('/api/namespaces', { method: 'POST', body: '{"name":"team"}' })).status).toBe(201);
+    const routes = { routes: [{ match: { path: '/endpoint/:a' }, answer: { data: 'team' } }] };
+    expect((await put('/api/endpoints/ex/routes', routes)).status).toBe(200);
+    expect((await put('/api/endpoints/ex/hosts', { hosts: [HOST] })).status).toBe(200);
+    const served = await serve(app, { overrideGlobalObjects: false });
+    const headers = { host: HOST, ...inTeam };
+    try {
+      // `/endpoint/plain` on a host the namespace maps to `ex` is `ex`'s (its whole path the subpath).
+      const onNode = await get(served.url, '/endpoint/plain', inTeam);
+      const onFetch = await app.request(`http://${HOST}/endpoint/plain`, { headers });
+      const fast = await fetchFront(app)(new Request(`http://${HOST}/endpoint/plain`, { headers }), undefined);
+      expect([onNode.status, JSON.parse(onNode.body)]).toEqual([200, 'team']);
+      expect([onFetch.status, await onFetch.json()]).toEqual([200, 'team']);
+      expect([fast.status, await fast.json()]).toEqual([200, 'team']);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('a WebSocket handshake by way of a mapped host is journaled with that host, as a request is', async () => {
+    const app = await appWithHost();
+    const served = await serve(app, { overrideGlobalObjects: false });
+    try {
+      const socket = new WebSocket(`${served.url.replace('http', 'ws')}/ns/team/socket`, {
+        headers: { host: WS_HOST },
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('message', () => resolve());
+        socket.once('error', reject);
+      });
+      socket.close();
+      const journal = (await (await app.request('/api/endpoints/ws/requests')).json()) as {
+        requests: { method: string; subpath: string; host?: string }[];
+      };
+      // The handshake (its messages are entries too): the upgrade listener journaled it without its
+      // host; the request listener always gave it.
+      const handshakes = journal.requests.filter((r) => r.method === 'GET');
+      expect(handshakes.map((r) => [r.subpath, r.host])).toEqual([['/ns/team/socket', WS_HOST]]);
     } finally {
       await served.close();
     }

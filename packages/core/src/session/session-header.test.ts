@@ -36,9 +36,19 @@ describe('sessionOf', () => {
     expect(sessionOf({ 'mockpoint-session': '../x', baggage: 'mockpoint-session=ok' })).toBeUndefined();
     expect(sessionOf({ baggage: 'mockpoint-session=a%2Fb' })).toBeUndefined();
     expect(sessionOf({ baggage: 'mockpoint-session=%E0%A4%A' })).toBeUndefined();
-    // Sent twice: raw headers give the first, as the daemon's Node listener reads them; joined, `a, b` is no name.
-    expect(sessionOf(['mockpoint-session', 'a', 'mockpoint-session', 'b'])).toBe('a');
+    // Sent twice: read as every value, in every shape alike: two names (`a, b`) are none, one name twice is it.
+    expect(sessionOf(['mockpoint-session', 'a', 'mockpoint-session', 'b'])).toBeUndefined();
+    expect(sessionOf(['mockpoint-session', 'a', 'mockpoint-session', ' a '])).toBe('a');
     expect(sessionOf({ 'mockpoint-session': ['a', 'b'] })).toBeUndefined();
+    expect(sessionOf({ 'mockpoint-session': ['a', 'a'] })).toBe('a');
+    expect(
+      sessionOf(
+        new Headers([
+          ['mockpoint-session', 'a'],
+          ['mockpoint-session', 'a'],
+        ]),
+      ),
+    ).toBe('a');
     expect(
       sessionOf(
         new Headers([

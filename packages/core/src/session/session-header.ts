@@ -6,7 +6,13 @@
  * @module
  */
 
-import { SESSION_HEADER, sessionFromBaggage, sessionOfHeaders, sessionOfRawHeaders } from '../api/session.js';
+import {
+  SESSION_HEADER,
+  sessionFromBaggage,
+  sessionFromHeader,
+  sessionOfHeaders,
+  sessionOfRawHeaders,
+} from '../api/session.js';
 import { isValidName } from '../registry/rules.js';
 
 export { SESSION_HEADER };
@@ -47,7 +53,7 @@ function namedSession(headers: HeadersInput): string | undefined {
   }
   const record = headers as Readonly<Record<string, string | readonly string[] | number | undefined>>;
   const direct = recordHeader(record, SESSION_HEADER);
-  if (direct !== undefined) return direct.trim();
+  if (direct !== undefined) return sessionFromHeader(direct);
   const baggage = recordHeader(record, 'baggage');
   return baggage === undefined ? undefined : sessionFromBaggage(baggage);
 }
@@ -58,8 +64,8 @@ function namedSession(headers: HeadersInput): string | undefined {
  * `mockpoint-session` entry of `baggage`. A value that is not a valid name
  * (1–64 characters of `A–Z a–z 0–9 _ -`, the endpoint-name rule) counts as
  * none, and a header with an invalid value is not passed over for the baggage
- * entry. A header sent twice: raw headers give the first (as the daemon's
- * Node listener reads them); `Headers` and records join them (`a, b`, no name).
+ * entry. A header sent twice is read as every value, in every shape alike
+ * (`sessionFromHeader`): the same name twice is that name; two names (`a, b`) are none.
  */
 export function sessionOf(headers: HeadersInput | undefined | null): string | undefined {
   if (headers === undefined || headers === null) return undefined;

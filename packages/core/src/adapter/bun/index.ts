@@ -15,9 +15,8 @@
  */
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
 import type { FetchUpgrade, OpenSockets, ScriptSocket, SocketEvents } from '../../answer/websocket/open-sockets.js';
-import { mappedTarget, splitEndpointTarget, urlTarget } from '../../api/endpoint-target.js';
-import { READ_METHODS } from '../../engine/endpoint-handler.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { fetchFront } from '../../http/endpoint-fetch.js';
 import { MAX_WAIT_MS } from '../../registry/limits.js';
 import { isValidName } from '../../registry/rules.js';
 import { DEFAULT_HOST, type RuntimeServedApp, type RuntimeServeOptions, servedApp } from '../lifecycle.js';
@@ -145,46 +144,22 @@ function moved(request: Request, server: BunServer, url: string): [Request, BunS
   return [new Request(url, request), env];
 }
 
-/** The methods `/endpoint/{name}` answers (OPTIONS: the CORS preflight); others get the app's 404/405. */
-const ENDPOINT_METHODS = new Set<string>([...READ_METHODS, 'OPTIONS']);
-
 /**
- * The app's fetch as `Bun.serve` calls it. A request under `/endpoint/` with no host
- * mapped goes straight to the endpoint's answer (`fetchEndpoint`: what the app's
- * route does, without its routing and middleware, none of which applies there);
- * everything else to the app. Bun makes a request's URL from its Host header; a
- * Host no URL can hold gives a bare path, which the app would misread: that request
- * is given `localhost` instead, as on Node (the Host check still reads the header).
- * With `endpoint`, every request is answered by it, its whole path the subpath, as
- * a mapped host's is.
+ * The app's fetch as `Bun.serve` calls it. Bun makes a request's URL from its Host
+ * header; a Host no URL can hold gives a bare path, which the app would misread:
+ * that request is given `localhost` instead, as on Node (the Host check still
+ * reads the header). Then the front door says where it goes (`fetchFront`).
  */
 function bunFetch(app: MockpointApp, endpoint: string | undefined): BunFetch {
   if (endpoint !== undefined && !isValidName(endpoint)) {
     throw new TypeError(`serve: endpoint "${endpoint}" is not a valid name`);
   }
-  const { hosts, fetchEndpoint } = app.mockpoint;
+  const served = fetchFront(app, endpoint);
   return (request, server) => {
     const url = request.url;
-    if (url.charCodeAt(0) === 47 /* / */) {
-      const [rewritten, env] = moved(request, server, `http://localhost${url}`);
-      if (endpoint !== undefined) return fetchEndpoint(rewritten, endpoint, env, mappedTarget(endpoint, url));
-      return app.fetch(rewritten, env);
-    }
-    if (endpoint !== undefined) return fetchEndpoint(request, endpoint, server, mappedTarget(endpoint, url));
-    if (hosts.size === 0 && ENDPOINT_METHODS.has(request.method)) {
-      // After `http://` and the host: the path and query.
-      const routed = url.slice(url.indexOf('/', 8));
-      const split = splitEndpointTarget(routed);
-      if (split !== undefined) {
-        // The target the journal records (what captureRequest would take from the URL), and the split
-        // passed on so that the handler does not split it again: only when the two agree (Bun keeps a
-        // fragment in the URL, which the journal's target leaves out).
-        const target = urlTarget(url);
-        if (target !== routed) return fetchEndpoint(request, split.name, server, target);
-        return fetchEndpoint(request, split.name, server, target, split);
-      }
-    }
-    return app.fetch(request, server);
+    if (url.charCodeAt(0) !== 47 /* / */) return served(request, server);
+    const [rewritten, env] = moved(request, server, `http://localhost${url}`);
+    return served(rewritten, env);
   };
 }
 

@@ -9,18 +9,17 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { type ClientGone, errorAnswer } from '../../answer/endpoint-answer.js';
 import { splitEndpointTarget } from '../../api/endpoint-target.js';
-import { NAMESPACE_PREFIX, sessionOfRawHeaders } from '../../api/session.js';
 import { declaresBody } from '../../codec/raw-headers.js';
 import type { EndpointHandler } from '../../engine/endpoint-handler.js';
 import { type AnswerSink, sendAnswer } from '../../engine/sink.js';
-import { isPassThrough } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
-import { chooseNamespace, type NamespaceChoice } from '../../http/namespace-choice.js';
+import { front, type Routing } from '../../http/front.js';
+import type { NamespaceChoice } from '../../http/namespace-choice.js';
 import { type RecordedRequest, recordedRequest } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../registry/errors.js';
 import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import { isValidName } from '../../registry/rules.js';
-import { bodilessRequest, type Routing, requestTarget, sentToHost } from './endpoint-request.js';
+import { bodilessRequest, NODE_HEAD } from './endpoint-request.js';
 import { lazyFetchListener } from './fetch-fallback.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
 import { holdingListener } from './held-requests.js';
@@ -72,7 +71,7 @@ interface BodyState {
   out: Outlet;
   res: ServerResponse;
   target: string;
-  /** The host it was sent to, when it came by way of one (see `sentToHost`). */
+  /** The host it was sent to, when it came by way of one (the front door's `HostTarget`). */
   host: string | undefined;
   /** Past this many bytes in all, the request is answered and the connection closed. */
   maxBytes: number;
@@ -267,19 +266,26 @@ export interface NodeListenerOptions {
   endpoint?: string;
 }
 
-/** How a Node listener with `options` routes: the app's hosts, and `options.endpoint` alone when set. */
+/** How a Node listener of `app` with `options` routes (the front door's {@link Routing}). */
 export function nodeRouting(app: MockpointApp, options: NodeListenerOptions): Routing {
-  const { hosts } = app.mockpoint;
+  const { hosts, namespaces } = app.mockpoint;
   const { allowedHosts, proxyPassThrough } = app.mockpoint.options;
-  return { hosts, allowedHosts, endpoint: options.endpoint, passThrough: proxyPassThrough };
+  return {
+    hosts,
+    allowedHosts,
+    endpoint: options.endpoint,
+    passThrough: proxyPassThrough,
+    namespaces: namespaces !== undefined,
+  };
 }
 
 /**
- * A `node:http` listener for `app`. Requests under `/endpoint/` (every method,
- * with or without a body, cached or not, delayed or not) are answered natively by
- * the app's one {@link EndpointHandler}: the same status, headers, bytes and
- * journal entry as the Fetch route, without Fetch-API objects. Requests of one
- * connection are handled in order, also when pipelined.
+ * A `node:http` listener for `app`. Where each request goes is the front door's
+ * to say (http/front.ts). Requests to an endpoint (every method, with or without
+ * a body, cached or not, delayed or not) are answered natively by the app's one
+ * {@link EndpointHandler}: the same status, headers, bytes and journal entry as
+ * the Fetch route, without Fetch-API objects. A namespace's go to its own
+ * listener. Requests of one connection are handled in order, also when pipelined.
  * @example http.createServer(createNodeListener(createApp())).listen(0)
  */
 export function createNodeListener(app: MockpointApp, options: NodeListenerOptions = {}): RequestListener {
@@ -298,37 +304,8 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
   }
   const routing = nodeRouting(app, options);
 
-  const route = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = req.url ?? '/';
-    const target = requestTarget(req, routing);
-    if (typeof target === 'object' && isPassThrough(target)) {
-      passThroughRequest(req, res, proxy.allowHosts, (refused) => sendAnswer(refused, out.sink, res));
-      return;
-    }
-    if (typeof target === 'object') {
-      sendAnswer(target, out.sink, res);
-      return;
-    }
-    if (target === undefined) {
-      // Never let the URL parser resolve `..` into another route (e.g. from /endpoint/ into /api).
-      // Only the path: a query may carry `/./` or `/../` as plain data.
-      const query = url.indexOf('?');
-      if (DOT_SEGMENT.test(query === -1 ? url : url.slice(0, query))) {
-        sendAnswer(
-          errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`),
-          out.sink,
-          res,
-        );
-        // The Hono app answers its own errors; this catches what fails while its Response is written.
-      } else if (isNativeGrpc(req)) {
-        // Native gRPC needs HTTP/2 trailers, which the Fetch path cannot send: answered here when a name declares the method.
-        answerNativeGrpc(app, req, res)
-          .then((answered) => (answered ? undefined : fallback(req, res)))
-          .catch((error: unknown) => out.sink.fail(res, error));
-      } else fallback(req, res).catch((error: unknown) => out.sink.fail(res, error));
-      return;
-    }
-    const host = sentToHost(req, target, routing);
+  /** A request to an endpoint at `target`, sent to `host` when it came by way of one (the journal's). */
+  const toEndpoint = (req: IncomingMessage, res: ServerResponse, target: string, host: string | undefined): void => {
     if (declaresBody(req.rawHeaders)) {
       readBody(req, res, out, target, maxBytes, host);
       return;
@@ -338,39 +315,92 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
     answer(res, out, recorded);
   };
 
-  // A `--serve` port answers native gRPC for its endpoint's services too (its root is the endpoint's).
-  const dispatch =
-    endpoint === undefined
-      ? route
-      : (req: IncomingMessage, res: ServerResponse): void => {
-          if (!isNativeGrpc(req)) route(req, res);
-          else
-            answerNativeGrpc(app, req, res, endpoint)
-              .then((answered) => (answered ? undefined : route(req, res)))
-              .catch((error: unknown) => out.sink.fail(res, error));
-        };
-
-  const listener: RequestListener = (req, res) => {
-    // A pipelined request waits until the answers before it are sent (Node gives its
-    // response the socket then), so add, replace and delete take effect in order.
-    if (res.socket === null) res.once('socket', () => dispatch(req, res));
-    else dispatch(req, res);
+  /** A request that is no endpoint's: the app's own routes (the API, the page, a gRPC call at the root). */
+  const toApp = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    // Never let the URL parser resolve `..` into another route (e.g. from /endpoint/ into /api).
+    // Only the path: a query may carry `/./` or `/../` as plain data.
+    const query = url.indexOf('?');
+    if (DOT_SEGMENT.test(query === -1 ? url : url.slice(0, query))) {
+      sendAnswer(
+        errorAnswer(404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${url}; see GET /api/openapi.json`),
+        out.sink,
+        res,
+      );
+      // The Hono app answers its own errors; this catches what fails while its Response is written.
+    } else if (isNativeGrpc(req)) {
+      // Native gRPC needs HTTP/2 trailers, which the Fetch path cannot send: answered here when a name declares the method.
+      answerNativeGrpc(app, req, res)
+        .then((answered) => (answered ? undefined : fallback(req, res)))
+        .catch((error: unknown) => out.sink.fail(res, error));
+    } else fallback(req, res).catch((error: unknown) => out.sink.fail(res, error));
   };
+
+  const toNamespace = namespaceRoute(app, options, out);
+
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    const target = front(req, NODE_HEAD, routing);
+    if (typeof target === 'string') {
+      toEndpoint(req, res, target, undefined);
+      return;
+    }
+    if (target === undefined) {
+      toApp(req, res);
+      return;
+    }
+    switch (target.kind) {
+      case 'endpoint':
+        // A `--serve` port answers native gRPC for its endpoint's services too (its root is the endpoint's).
+        if (endpoint !== undefined && isNativeGrpc(req)) {
+          answerNativeGrpc(app, req, res, endpoint)
+            .then((answered) => (answered ? undefined : toEndpoint(req, res, target.target, target.host)))
+            .catch((error: unknown) => out.sink.fail(res, error));
+        } else toEndpoint(req, res, target.target, target.host);
+        return;
+      case 'namespace':
+        toNamespace(req, res, target);
+        return;
+      case 'refused':
+        sendAnswer(target.answer, out.sink, res);
+        return;
+      case 'pass-through':
+        passThroughRequest(req, res, proxy.allowHosts, (refused) => sendAnswer(refused, out.sink, res));
+        return;
+    }
+  };
+
+  return (req, res) => {
+    // A pipelined request waits until the answers before it are sent (Node gives its
+    // response the socket then), so add, replace and delete (of a host mapping, a
+    // namespace too) take effect in order, before its way is decided.
+    if (res.socket === null) res.once('socket', () => route(req, res));
+    else route(req, res);
+  };
+}
+
+/**
+ * How a Node listener of `app` hands a request to the namespace the front door
+ * chose: to that namespace's own listener (made with the same `options`, `endpoint`
+ * too: a `--serve` port serves that endpoint of the namespace a request's headers
+ * name), below `/ns/{ns}` when the path named it.
+ */
+function namespaceRoute(
+  app: MockpointApp,
+  options: NodeListenerOptions,
+  out: Outlet,
+): (req: IncomingMessage, res: ServerResponse, chosen: NamespaceChoice) => void {
   const table = app.mockpoint.namespaces;
-  if (table === undefined) return listener;
-  // Each namespace's own listener, made with the same options (`endpoint` too: a `--serve`
-  // port serves that endpoint of the namespace a request's headers name).
+  // Each namespace's own listener, made with the same options.
   const key = Symbol('mockpoint.nodeListener');
   // Each request in a namespace is its held work until answered: the namespace's delete ends it.
   const nested = (nsApp: MockpointApp) => holdingListener(createNodeListener(nsApp, options), nsApp.mockpoint.held);
-  const byPath = options.endpoint === undefined;
-  return (req, res) => {
-    // A mapped host's paths are its endpoint's, `/ns/…` too: its namespace comes by header only.
-    const chosen = chooseNodeNamespace(req, byPath && !toMappedHost(req, routing));
-    if (chosen === undefined) {
-      listener(req, res);
+  return (req, res, chosen) => {
+    if (table === undefined) {
+      // The front door chooses none for an app without namespaces (its routing says so).
+      out.sink.fail(res, new Error('a namespace was chosen for an app without namespaces'));
       return;
     }
+    if (chosen.rest !== undefined) req.url = chosen.rest;
     const picked = chosen.name;
     // `/ns/{ns}` alone is the namespace's page: to `/ns/{ns}/`, where its relative URLs resolve.
     // Sent once the namespace is known to exist, as the Fetch path does (a name that breaks the rule, or none: 404).
@@ -405,29 +435,6 @@ export function createNodeListener(app: MockpointApp, options: NodeListenerOptio
 function serveInNamespace(nsListener: RequestListener, req: IncomingMessage, res: ServerResponse, page?: string): void {
   if (page === undefined) nsListener(req, res);
   else res.writeHead(308, { location: page, 'content-length': '0' }).end();
-}
-
-/**
- * Whether `req` goes to `/ns/…` of a host that `routing` maps to an endpoint:
- * that path is the endpoint's (the API it mocks may have `/ns/` paths), not a namespace's.
- */
-export function toMappedHost(req: IncomingMessage, routing: Routing): boolean {
-  return (
-    routing.hosts.size !== 0 &&
-    (req.url ?? '/').startsWith(NAMESPACE_PREFIX) &&
-    typeof requestTarget(req, routing) === 'string'
-  );
-}
-
-/**
- * The namespace `req` names (http/namespace-choice.ts: its `/ns/{ns}` prefix
- * when `byPath`, which is then taken off `req.url`; else its headers);
- * `undefined` for none.
- */
-export function chooseNodeNamespace(req: IncomingMessage, byPath: boolean): NamespaceChoice | undefined {
-  const chosen = chooseNamespace(req.url ?? '/', byPath, req.method ?? 'GET', req.rawHeaders, sessionOfRawHeaders);
-  if (chosen?.rest !== undefined) req.url = chosen.rest;
-  return chosen;
 }
 
 /** A namespace that could not be made (`NAMESPACE_NOT_FOUND`, a store error) answered as the app would. */

@@ -26,19 +26,15 @@ import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
 import { truncatedBody } from '../../codec/truncated-body.js';
 import { isWebSocketHandshake } from '../../codec/websocket-handshake.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../engine/sink.js';
-import { hostNotMocked, isPassThrough } from '../../hosts/host-routing.js';
+import { hostNotMocked } from '../../hosts/host-routing.js';
 import type { MockpointApp } from '../../http/create-app.js';
+import { front, type Routing } from '../../http/front.js';
+import type { NamespaceChoice } from '../../http/namespace-choice.js';
 import { isMockpointError } from '../../registry/errors.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 import { UPGRADED } from './connection-cap.js';
-import { bodilessRequest, requestTarget } from './endpoint-request.js';
-import {
-  chooseNodeNamespace,
-  createNodeListener,
-  type NodeListenerOptions,
-  nodeRouting,
-  toMappedHost,
-} from './listener.js';
+import { bodilessRequest, NODE_HEAD } from './endpoint-request.js';
+import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
 import { UnfinishedMessage } from './unfinished-message.js';
@@ -267,23 +263,20 @@ export function createNodeUpgradeListener(
   const sink = createUpgradeSink(app);
   const { handler } = app.mockpoint;
   // A WebSocket handshake to an unmapped host is refused (HOST_NOT_MOCKED), never passed through.
-  const routing = { ...nodeRouting(app, options), passThrough: false };
+  const routing: Routing = { ...nodeRouting(app, options), passThrough: false };
   const request = options.request ?? createNodeListener(app, options);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
-  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+  const toNamespace = namespaceUpgrade(app, options, sink);
+  return (req, socket, head) => {
     // An error on the raw socket before the handshake (the client left) must not reach the process.
     socket.on('error', () => socket.destroy());
+    // Only a handshake is routed here: any other request to the request listener, which routes its own.
     if (!isWebSocketHandshake(req.method ?? '', req.rawHeaders)) {
       answerPlain(req, socket, head, request, requestTimeoutMs);
       return;
     }
     const to: UpgradeTo = { req, socket, head };
-    const target = requestTarget(req, routing);
-    if (typeof target === 'object') {
-      // Never a pass-through here (its routing refuses unmapped hosts).
-      sendAnswer(isPassThrough(target) ? hostNotMocked(req.url ?? '', app.mockpoint.hosts) : target, sink, to);
-      return;
-    }
+    const target = front(req, NODE_HEAD, routing);
     if (target === undefined) {
       const path = (req.url ?? '/').split('?')[0];
       sink.respond(
@@ -296,44 +289,68 @@ export function createNodeUpgradeListener(
       );
       return;
     }
-    const recorded = bodilessRequest(req, target);
+    if (typeof target === 'object') {
+      switch (target.kind) {
+        case 'namespace':
+          toNamespace(to, target);
+          return;
+        case 'refused':
+          sendAnswer(target.answer, sink, to);
+          return;
+        case 'pass-through':
+          // Never here (its routing refuses unmapped hosts), but refused as such if it were.
+          sendAnswer(hostNotMocked(req.url ?? '', app.mockpoint.hosts), sink, to);
+          return;
+      }
+    }
+    const recorded = bodilessRequest(req, typeof target === 'string' ? target : target.target);
+    // A handshake that came by way of a host is journaled with it, as the request listener's requests are.
+    if (typeof target === 'object') recorded.host = target.host;
     try {
       sendAnswer(handler.handle(recorded), sink, to);
     } catch (error) {
       sink.fail(to, error);
     }
   };
+}
+
+/**
+ * How an upgrade listener of `app` hands a handshake to the namespace the front
+ * door chose: to that namespace's own upgrade listener, below `/ns/{ns}` when
+ * the path named it (a handshake has no page: `/ns/{ns}` alone is its `/`).
+ */
+function namespaceUpgrade(
+  app: MockpointApp,
+  options: NodeUpgradeListenerOptions,
+  sink: AnswerSink<UpgradeTo, void>,
+): (to: UpgradeTo, chosen: NamespaceChoice) => void {
   const table = app.mockpoint.namespaces;
-  if (table === undefined) return upgrade;
   const key = Symbol('mockpoint.upgradeListener');
   const nested = (nsApp: MockpointApp) => createNodeUpgradeListener(nsApp, { ...options, request: undefined });
-  const byPath = options.endpoint === undefined;
-  return (req, socket, head) => {
-    // Only a handshake goes to a namespace here: any other request to the request listener, which picks its own.
-    if (!isWebSocketHandshake(req.method ?? '', req.rawHeaders)) {
-      upgrade(req, socket, head);
-      return;
-    }
-    const chosen = chooseNodeNamespace(req, byPath && !toMappedHost(req, routing));
-    if (chosen === undefined) {
-      upgrade(req, socket, head);
-      return;
-    }
-    const picked = chosen.name;
+  return (to, chosen) => {
+    const { req, socket, head } = to;
     const refuse = (code: 'NAMESPACE_NOT_FOUND' | 'INTERNAL', status: number, message: string) => {
-      socket.on('error', () => socket.destroy());
-      sink.respond({ req, socket, head }, errorAnswer(status, code, message) as RespondAnswer);
+      sink.respond(to, errorAnswer(status, code, message) as RespondAnswer);
     };
+    const failed = (error: unknown) => {
+      refuse('INTERNAL', 500, 'internal error; see the server log');
+      app.mockpoint.handler.reportUnexpected(error, { method: req.method ?? 'GET', url: req.url ?? '/' });
+    };
+    if (table === undefined) {
+      // The front door chooses none for an app without namespaces (its routing says so).
+      failed(new Error('a namespace was chosen for an app without namespaces'));
+      return;
+    }
     if (chosen.refused !== undefined) {
       refuse('NAMESPACE_NOT_FOUND', 404, chosen.refused.message);
       return;
     }
+    if (chosen.rest !== undefined) req.url = chosen.rest;
     let made: ReturnType<typeof nested> | Promise<ReturnType<typeof nested>>;
     try {
-      made = table.adapter(picked, key, nested);
+      made = table.adapter(chosen.name, key, nested);
     } catch (error) {
-      refuse('INTERNAL', 500, 'internal error; see the server log');
-      app.mockpoint.handler.reportUnexpected(error, { method: req.method ?? 'GET', url: req.url ?? '/' });
+      failed(error);
       return;
     }
     if (typeof made === 'function') made(req, socket, head);
@@ -342,10 +359,7 @@ export function createNodeUpgradeListener(
         (listener) => listener(req, socket, head),
         (error: unknown) => {
           if (isMockpointError(error) && error.code === 'NAMESPACE_NOT_FOUND') refuse(error.code, 404, error.message);
-          else {
-            refuse('INTERNAL', 500, 'internal error; see the server log');
-            app.mockpoint.handler.reportUnexpected(error, { method: req.method ?? 'GET', url: req.url ?? '/' });
-          }
+          else failed(error);
         },
       );
     }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { type EndpointTarget, mappedTarget } from '../../api/endpoint-target.js';
+import { type EndpointTarget, splitEndpointTarget } from '../../api/endpoint-target.js';
 import { rawHeader } from '../../codec/raw-headers.js';
 import { READ_METHODS } from '../../engine/endpoint-handler.js';
 import { createFetchSink } from '../../engine/fetch-sink.js';
@@ -15,6 +15,7 @@ import { sendAnswer } from '../../engine/sink.js';
 import { captureRequest, type RecordedRequest } from '../../journal/journal-entry.js';
 import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import type { AppContext } from '../context.js';
+import type { HostTarget } from '../front.js';
 import type { RouteDoc } from '../openapi.js';
 import { describeErrors, errorResponses } from './responses.js';
 
@@ -109,18 +110,19 @@ export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 
 /**
  * A request whose Host a mapping names reaches that endpoint only, whatever its
  * path (never /api or the page): registered before the Host check and every route.
- * With no host mapped, one check.
+ * The front door found its target (`mappedHost`: namespace-dispatch.ts, front.ts).
  */
-export function registerMappedHosts(app: Hono, ctx: AppContext): void {
+export function registerMappedHosts(
+  app: Hono,
+  ctx: AppContext,
+  mappedHost: (request: Request) => HostTarget | undefined,
+): void {
   const respond = endpointResponder(ctx);
   app.use('*', async (c, next) => {
-    // The first requests of a Fetch runtime may come before the stored mappings are read.
-    if (!ctx.storedHosts.loaded) await ctx.storedHosts.ready.catch(() => undefined);
-    if (ctx.hosts.size !== 0) {
-      const url = c.req.url;
-      const host = c.req.header('host') ?? new URL(url).host;
-      const name = ctx.hosts.lookup(host);
-      if (name !== undefined) return respond(c.req.raw, name, c.env, mappedTarget(name, url), undefined, host);
+    const mapped = mappedHost(c.req.raw);
+    const name = mapped === undefined ? undefined : splitEndpointTarget(mapped.target)?.name;
+    if (mapped !== undefined && name !== undefined) {
+      return respond(c.req.raw, name, c.env, mapped.target, undefined, mapped.host);
     }
     await next();
   });
