@@ -4,6 +4,7 @@
 // `sleep|wait|delay|tick|pause(N)` with a literal N ≥ 10 in the test files and the test helpers,
 // and fails on one that is not on ALLOWED with its reason. Timers that only fail or stop a test
 // that hangs (their callback rejects, kills or destroys) are safety nets, not sleeps: not counted.
+// Of the allowed, at most MAX_PAUSES may be real pauses a passing test waits out (issue #74).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,151 +23,65 @@ interface Allowed {
   file: string;
   /** Text of the line the pause is on (a part of it that says which one). */
   line: string;
+  /**
+   * `safety-net`: a timer that never runs out in a passing test (it only ends a test that hangs, or
+   * it is the code under test's own and the test ends it first); `pause`: a real fixed sleep, one the
+   * test waits out. At most {@link MAX_PAUSES} pauses (issue #74).
+   */
+  kind: 'safety-net' | 'pause';
   /** Why no event can stand in for it. */
   reason: string;
 }
+
+/** Real fixed sleeps the tests may keep, all of them together (issue #74, "house numbers"). */
+const MAX_PAUSES = 3;
 
 /** Pauses that must stay, each with why. An entry that matches nothing fails too (take it off). */
 const ALLOWED: Allowed[] = [
   {
     file: 'packages/web/test/sleep.test.ts',
     line: 'sleep(60_000',
+    kind: 'safety-net',
     reason: 'tests the page’s own abortable sleep: the 60 s is never waited, the signal ends it',
   },
   {
     file: 'packages/core/src/adapter/node/grpc-direct.test.ts',
     line: "setTimeout(late, 2000, 'hung')",
-    reason: 'a safety net: it only wins the race when answerDirect hangs, and then the test fails on "hung"',
+    kind: 'safety-net',
+    reason: 'it only wins the race when answerDirect hangs, and then the test fails on "hung"',
   },
   {
     file: 'packages/server/test/grpc-transport.test.ts',
     line: 'resolve(false), 15_000',
-    reason: 'a safety net: false only when the idle h2c session is not closed within 15 s, which fails the test',
-  },
-  {
-    file: 'packages/server/test/websocket-limits.test.ts',
-    line: 'resolve(-1), 10_000',
-    reason: 'a safety net: -1 only when a socket is not closed for idleness within 10 s, which fails the test',
-  },
-  {
-    file: 'packages/core/src/adapter/node/h2c-sniff.test.ts',
-    line: 'setTimeout(resolve, 50)',
-    reason:
-      'the server answers nothing to a partial preface, so no event says it read the 3 bytes on their own; the pause makes the split read happen',
-  },
-  {
-    file: 'packages/core/src/adapter/node/queue-faults.test.ts',
-    line: 'setTimeout(resolve, 100)',
-    reason:
-      'a negative check: a hang answers nothing, and no event can prove that nothing came; the request is in the journal first (waitForRequests)',
-  },
-  {
-    file: 'packages/server/test/replicas.test.ts',
-    line: 'setTimeout(resolve, 100)',
-    reason:
-      'a negative check: a hang on another replica answers nothing, and no event can prove that nothing came; the journal long-poll proves it was taken first',
-  },
-  {
-    file: 'packages/core/src/store/redis/turn-leases.test.ts',
-    line: 'await pause(1500)',
-    reason:
-      'the behaviour is a step that runs longer than its lease (500 ms): its length is what is tested, and the other replica waits on it, not the test',
-  },
-  {
-    file: 'packages/core/src/engine/pipeline/namespace-chaos.test.ts',
-    line: 'setTimeout(resolve, 50)',
-    reason:
-      'a negative check: a chaos timeout answers nothing until chaos is cleared; no event can prove that nothing came',
-  },
-  {
-    file: 'packages/core/src/adapter/node/websocket.test.ts',
-    line: 'r(0), 3000',
-    reason:
-      'a negative check: the 12+ sockets under the bound must stay open; 0 means "not closed within 3 s", which no event can say',
-  },
-  {
-    file: 'packages/core/src/adapter/threads/graphql-worker.test.ts',
-    line: 'setTimeout(resolve, 100)',
-    reason: 'the pace is the behaviour: a job every 100 ms for 1.5 s used to restart the 300 ms watchdog forever',
-  },
-  {
-    file: 'packages/core/src/http/namespace-table.test.ts',
-    line: 'setTimeout(resolve, 100)',
-    reason:
-      'a deletion held open by a gate: the re-make and its PUT must reach the table while it is held, and the table says nothing while they wait',
-  },
-  {
-    file: 'packages/core/src/http/namespace-table.test.ts',
-    line: 'setTimeout(resolve, 1500)',
-    reason:
-      'the TTL sweep runs on a real 1 s timer with no clock to drive it: the pause lets it sweep an empty table once or twice first',
-  },
-  {
-    file: 'packages/core/src/http/namespace-table.test.ts',
-    line: 'setTimeout(resolve, 3000)',
-    reason:
-      'a negative check over real time: a namespace in use on another replica survives three 1 s sweeps past its 1 s TTL',
-  },
-  {
-    file: 'packages/core/src/http/routes/read.test.ts',
-    line: 'controller.abort(), 50',
-    reason:
-      'the behaviour: the client gives up while the 10 s delay runs (any moment within it); the bound checked is that it settles long before 10 s',
-  },
-  {
-    file: 'packages/core/src/webhook/delivery-clock.test.ts',
-    line: 'setTimeout(resolve, 1500)',
-    reason:
-      'a negative check: real time passes the 300 ms retry while the frozen clock holds it; the clock being frozen is what the test shows',
-  },
-  {
-    file: 'packages/core/src/verify/journal-requests.test.ts',
-    line: 'setTimeout(resolve, 10)',
-    reason: 'a sampler’s pace: /api/health is asked every 10 ms while verify runs, to measure the longest gap',
-  },
-  {
-    file: 'packages/server/test/hangup.test.ts',
-    line: 'setTimeout(() => {',
-    reason:
-      'the behaviour: a hang-up once the daemon is reading the body; nothing outside the daemon says when it reads',
-  },
-  {
-    file: 'packages/server/test/websocket-limits.test.ts',
-    line: 'setTimeout(resolve, 2000)',
-    reason: 'a load’s length: health is watched for 2 s more while the sockets are held',
-  },
-  {
-    file: 'packages/server/test/websocket-limits.test.ts',
-    line: 'setTimeout(resolve, 100)',
-    reason: 'a load’s shape: ten unfinished 1 MiB messages every 100 ms, not one burst',
-  },
-  {
-    file: 'packages/server/test/websocket-limits.test.ts',
-    line: 'setTimeout(resolve, 1000)',
-    reason: 'a load’s length: the 200 unfinished messages are held a second before the RSS is read',
-  },
-  {
-    file: 'packages/vitest-plugin/test/quiet-and-queue.test.ts',
-    line: 'setTimeout(resolve, 50))',
-    reason: 'the pace is the behaviour: requests keep arriving every 50 ms while the matcher waits',
-  },
-  {
-    file: 'packages/core/src/http/routes/verify.test.ts',
-    line: 'setTimeout(resolve, 10)',
-    reason:
-      'a sampler’s pace: /api/health is asked every 10 ms while verify runs in process, and the longest gap between answers is what the test bounds; nothing is waited for',
-  },
-  {
-    file: 'packages/openapi-documents/test/import-whole.test.ts',
-    line: 'setTimeout(resolve, 200)',
-    reason:
-      'a sampler’s pace: /api/health is asked every 200 ms (each after the previous answer) while the daemon takes a 9 MB routes list; nothing is waited for',
+    kind: 'safety-net',
+    reason: 'false only when the idle h2c session is not closed within 15 s, which fails the test',
   },
   {
     file: 'packages/server/test/grpc-transport.test.ts',
     line: "resolve('nothing within 5 s'), 5000",
+    kind: 'safety-net',
     reason:
-      'a safety net: it wins the race only when the bidirectional call answers nothing while the client still sends, and the test then fails on it',
+      'it wins the race only when the bidirectional call answers nothing while the client still sends, and the test then fails on it',
+  },
+  {
+    file: 'packages/server/test/websocket-limits.test.ts',
+    line: 'resolve(-1), 10_000',
+    kind: 'safety-net',
+    reason: '-1 only when a socket is not closed for idleness within 10 s, which fails the test',
+  },
+  {
+    file: 'packages/server/test/replicas.test.ts',
+    line: 'setTimeout(resolve, 100)',
+    kind: 'pause',
+    reason:
+      'a negative check across processes: a hang on replica B answers nothing, and B (the default namespace) counts no held request an API could show; the journal long-poll proves it was taken first',
+  },
+  {
+    file: 'packages/openapi-documents/test/import-whole.test.ts',
+    line: 'setTimeout(resolve, 200)',
+    kind: 'pause',
+    reason:
+      'a sampler’s pace against a daemon in another process: /api/health every 200 ms while it takes a 9 MB routes list; asked back to back, the asks would load the daemon whose answers they time',
   },
 ];
 
@@ -269,5 +184,10 @@ describe('fixed sleeps in tests', () => {
     const stale = ALLOWED.filter((entry) => !pauses.some((pause) => allowed(pause) === entry));
     expect(stale, 'allow-list entries that match no pause').toEqual([]);
     for (const entry of ALLOWED) expect(entry.reason.length, `${entry.file}: a reason`).toBeGreaterThan(20);
+  });
+
+  it(`keeps at most ${MAX_PAUSES} real pauses (safety nets are not pauses)`, () => {
+    const pauses = ALLOWED.filter((entry) => entry.kind === 'pause').map((entry) => `${entry.file}: ${entry.line}`);
+    expect(pauses.length, `real fixed sleeps left: ${pauses.join('; ')}`).toBeLessThanOrEqual(MAX_PAUSES);
   });
 });

@@ -17,17 +17,26 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** Sends the head and part of a body on a raw socket, then hangs up (RST after the bytes are read). */
+/**
+ * Sends the head of a request that expects `100 Continue`, and once the daemon says it reads the body
+ * (Node sends the 100 as it hands the request to the daemon's handler), part of the body; then hangs
+ * up (RST once those bytes are out).
+ */
 function hangUpMidUpload(url: string, head: string, partial: string): Promise<void> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(head + partial, () => {
-        // The pause is the behaviour: a hang-up once the daemon is reading the body (nothing outside says when).
-        setTimeout(() => {
-          socket.resetAndDestroy();
-          resolve();
-        }, 200);
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    let heard = '';
+    socket.on('data', (chunk: Buffer) => {
+      heard += chunk.toString('latin1');
+      if (!heard.includes('\r\n\r\n')) return;
+      if (!heard.startsWith('HTTP/1.1 100 Continue\r\n')) {
+        reject(new Error(`expected 100 Continue, got: ${heard.slice(0, 200)}`));
+        return;
+      }
+      socket.write(partial, () => {
+        socket.resetAndDestroy();
+        resolve();
       });
     });
     socket.on('error', reject);
@@ -41,13 +50,19 @@ describe('a client that hangs up mid-upload', () => {
     });
     const before = collector.envelopes.length;
     const partial = '{"name":"half","data":"';
-    const sized = (path: string) => `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n`;
+    const expect100 = 'Expect: 100-continue\r\n';
+    const sized = (path: string) =>
+      `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${expect100}Content-Length: 100000\r\n\r\n`;
     const chunked = (path: string) =>
-      `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n${partial.length.toString(16)}\r\n`;
-    for (const head of [sized, chunked]) {
-      await hangUpMidUpload(daemon.url, head('/api/endpoint/add'), partial);
-      await hangUpMidUpload(daemon.url, head('/api/endpoints/half'), partial);
-      await hangUpMidUpload(daemon.url, head('/endpoint/hook'), partial);
+      `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${expect100}Transfer-Encoding: chunked\r\n\r\n`;
+    const body = { sized: partial, chunked: `${partial.length.toString(16)}\r\n${partial}` };
+    for (const [kind, head] of [
+      ['sized', sized],
+      ['chunked', chunked],
+    ] as const) {
+      await hangUpMidUpload(daemon.url, head('/api/endpoint/add'), body[kind]);
+      await hangUpMidUpload(daemon.url, head('/api/endpoints/half'), body[kind]);
+      await hangUpMidUpload(daemon.url, head('/endpoint/hook'), body[kind]);
     }
     // The daemon serves on, and nothing was stored or recorded.
     expect((await requestJson(`${daemon.url}/api/endpoints/half`)).status).toBe(404);

@@ -66,8 +66,21 @@ function watch(daemon: Daemon) {
     out += chunk;
   });
   const exited = new Promise<void>((resolve) => watcher.once('close', () => resolve()));
+  const answers = () => out.split('\n').length - 1;
   return {
     growth: () => rss(pid) - start,
+    /** Resolves once the watcher has had `count` more answers (or failures) from now. */
+    answered(count: number): Promise<void> {
+      const wanted = answers() + count;
+      return new Promise<void>((resolve) => {
+        const next = () => {
+          if (answers() < wanted) return;
+          watcher.stdout.off('data', next);
+          resolve();
+        };
+        watcher.stdout.on('data', next);
+      });
+    },
     async stop() {
       clearInterval(sampler);
       // The last ask may be under way: the watcher's next line (an answer, or -1) is its end.
@@ -234,8 +247,8 @@ describe.skipIf(ON_BUN)('websocket limits on the daemon (probes)', () => {
     }
     const open = attempts.filter((a) => a.socket !== undefined);
     console.log(`probe: ${attempts.length} handshakes in ${Date.now() - started} ms`);
-    // Health is asked for 2 s more while the sockets are held.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Health is asked ten times more (every 200 ms: 2 s) while the sockets are held.
+    await probe.answered(10);
     const acknowledged = await write(daemon, 'written-during-s2');
     const report = await probe.stop();
     console.log(`probe: ${open.length} sockets open of ${attempts.length} handshakes`);
@@ -366,18 +379,28 @@ describe.skipIf(ON_BUN)('websocket limits on the daemon (probes)', () => {
     // 200 connections, each the first fragment of a text message just under 1 MiB, never finished.
     const first = frame(0x1, Buffer.alloc(MB - 1024, 0x61), false);
     const sockets: Socket[] = [];
+    let ended = 0;
     for (let i = 0; i < 20; i++) {
       const batch = await Promise.all(Array.from({ length: 10 }, () => rawSocket(daemon.port, '/endpoint/parts/p')));
-      for (const socket of batch) {
-        socket.resume();
-        socket.write(first);
-      }
+      // Ten at a time, each ten once the ten before are out to the daemon (or ended by it): the 200 MiB
+      // arrive at the pace it reads them, not in one burst.
+      await Promise.all(
+        batch.map((socket) => {
+          socket.resume();
+          socket.once('close', () => ended++);
+          return new Promise<void>((resolve) => {
+            socket.once('close', () => resolve());
+            socket.write(first, () => resolve());
+          });
+        }),
+      );
       sockets.push(...batch);
-      // Ten at a time, 100 ms apart: the 200 MiB arrive over about 2 s, not in one burst.
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const acknowledged = await write(daemon, 'written-during-parts');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The daemon holds at most 16 MiB of unfinished messages (16 of these): it has closed (1013) every
+    // other one as it crossed that bound, and holds the rest, once 184 have ended. Within 5 s: the
+    // 8 s message timeout, which ends them all, must not be what ends them.
+    await expect.poll(() => ended, { timeout: 5000 }).toBeGreaterThanOrEqual(sockets.length - 16);
     const held = probe.growth() / MB;
     console.log(`probe: RSS growth with 200 unfinished messages ${held.toFixed(0)} MB`);
     // Each is closed within the message timeout (8 s) and its grace.

@@ -6,19 +6,15 @@ import { createMockServer, type MockServer, mockpointMatchers } from '../src/ind
 expect.extend(mockpointMatchers);
 
 /**
- * Sends `method` to `url` every 50 ms until `settled` settles: the matcher counts
- * only requests arriving after it started, whenever that is under load.
+ * Sends `method` to `url` once the matcher waits, then resolves what `settled` settles to: the
+ * matcher counts only requests arriving after it started, so the request goes once the server holds
+ * its long-poll of the journal (`longPolls` of `/api/health`).
  */
-async function keepSending<T>(url: string, method: string, settled: Promise<T>): Promise<T> {
-  let done = false;
-  void settled.finally(() => {
-    done = true;
-  });
-  while (!done) {
-    await fetch(url, { method });
-    // The pace is the behaviour: requests keep arriving while the matcher waits.
-    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 50))]).catch(() => undefined);
-  }
+async function sendWhenWaiting<T>(mock: MockServer, url: string, method: string, settled: Promise<T>): Promise<T> {
+  const longPolls = async () =>
+    ((await (await fetch(`${mock.url}/api/health`)).json()) as { longPolls: number }).longPolls;
+  await expect.poll(longPolls, { timeout: 10_000 }).toBe(1);
+  await fetch(url, { method });
   return settled;
 }
 
@@ -70,7 +66,7 @@ describe('endpoint handle: queue, filtered waits, quiet periods', () => {
     const failing = expect(hook)
       .not.toHaveBeenRequestedWithin(10_000)
       .catch((e: Error) => e.message);
-    const message = await keepSending(hook.url, 'PUT', failing);
+    const message = await sendWhenWaiting(mock, hook.url, 'PUT', failing);
     expect(message).toMatch(
       /expected endpoint "retry-once" not to have been requested within 10000 ms, but it received PUT \/endpoint\/retry-once after \d+ ms/,
     );
@@ -79,7 +75,12 @@ describe('endpoint handle: queue, filtered waits, quiet periods', () => {
   it('toHaveBeenRequestedWithin passes on the first matching request and fails, saying so, without one', async () => {
     const hook = await mock.add({ name: 'within', data: null });
     await fetch(hook.url, { method: 'GET' });
-    await keepSending(hook.url, 'DELETE', expect(hook).toHaveBeenRequestedWithin(10_000, { method: 'DELETE' }));
+    await sendWhenWaiting(
+      mock,
+      hook.url,
+      'DELETE',
+      expect(hook).toHaveBeenRequestedWithin(10_000, { method: 'DELETE' }),
+    );
     await expect(expect(hook).toHaveBeenRequestedWithin(50, { method: 'PATCH' })).rejects.toThrow(
       'expected endpoint "within" to have been requested with {"method": "PATCH"} within 50 ms, but no request arrived',
     );

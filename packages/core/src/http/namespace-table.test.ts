@@ -5,11 +5,13 @@ import { createApp, type MockpointApp } from '../index.js';
 import type { Backend } from '../store/backend.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { BackendNamespaces } from '../store/namespaces.js';
+import type { NamespaceTable } from './namespace-table.js';
 
 const ADMIN = 'admin-s3cret';
 const admin = { authorization: `Bearer ${ADMIN}` };
 const apps: MockpointApp[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const app of apps.splice(0)) await app.mockpoint.namespaces?.close();
 });
 
@@ -67,10 +69,14 @@ describe('a namespace made while a delete of its name runs', () => {
   it('keeps what is written to it after it was made', async () => {
     const backend = memoryBackend();
     const namespaces = backend.namespaces as BackendNamespaces;
-    // Closing a namespace's parts (part of deleting it) waits until `release`.
+    // Closing a namespace's parts (part of deleting it) says it began, and waits until `release`.
     let release: () => void = () => undefined;
     const closing = new Promise<void>((resolve) => {
       release = resolve;
+    });
+    let began: () => void = () => undefined;
+    const closeBegan = new Promise<void>((resolve) => {
+      began = resolve;
     });
     const gated: Backend = {
       ...backend,
@@ -78,20 +84,31 @@ describe('a namespace made while a delete of its name runs', () => {
         ...namespaces,
         open: async (name) => {
           const parts = await namespaces.open(name);
-          return { ...parts, close: async () => closing.then(() => parts.close()) };
+          return {
+            ...parts,
+            close: async () => {
+              began();
+              return closing.then(() => parts.close());
+            },
+          };
         },
       },
     };
     const app = makeApp(gated);
+    const table = app.mockpoint.namespaces as NamespaceTable;
     const token = await make(app, 'r');
     expect((await send(app, 'GET', '/ns/r/api/endpoints', bearer(token))).status).toBe(200);
     const deleted = send(app, 'DELETE', '/api/namespaces/r', admin);
-    const remade = make(app, 'r');
+    // The delete holds the name's turn, its namespace's parts closing.
+    await closeBegan;
+    // The make of the name again asks for its turn behind the delete: it awaits nothing before it
+    // does but a hash done in place, so within this turn of the event loop.
+    const remade = table.create({ name: 'r' });
     const written = remade.then(async (again) => {
-      const put = await send(app, 'PUT', '/ns/r/api/endpoint/add', bearer(again), { name: 'x', data: 1 });
+      const put = await send(app, 'PUT', '/ns/r/api/endpoint/add', bearer(again.token), { name: 'x', data: 1 });
       expect(put.status).toBe(201);
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setImmediate(resolve));
     release();
     expect((await deleted).status).toBe(204);
     await written;
@@ -101,54 +118,83 @@ describe('a namespace made while a delete of its name runs', () => {
 });
 
 describe('the TTL sweep of a serving replica', () => {
-  it('deletes a namespace another replica made and left, also after it saw none for a while', async () => {
-    const backend = memoryBackend();
-    const here = makeApp(backend);
-    const table = here.mockpoint.namespaces;
-    table?.serve();
-    // A sweep or two with no namespace at all.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const there = makeApp(backend);
-    const made = await send(there, 'POST', '/api/namespaces', admin, { name: 'left', ttlMs: 1000 });
-    expect(made.status).toBe(201);
-    // That replica stops (crashed, scaled down): only this one can delete it.
-    await there.mockpoint.namespaces?.close();
-    await vi.waitFor(
-      async () => {
-        expect((await send(here, 'GET', '/api/namespaces/left', admin)).status).toBe(404);
-      },
-      { timeout: 8000, interval: 200 },
-    );
-  }, 15_000);
-
-  it('does not delete one that another replica wrote a use of after the list was read', async () => {
-    const backend = memoryBackend();
-    const namespaces = backend.namespaces as BackendNamespaces;
+  /**
+   * `backend` with each list of its namespaces counted (a sweep reads the list once), and the
+   * sweep's clock faked: its 1 s interval and `Date.now()` move only as the test advances them.
+   */
+  function sweptBy(backend: Backend, namespaces: BackendNamespaces): { backend: Backend; sweeps: () => number } {
+    let lists = 0;
     const { registry } = namespaces;
-    // Every list is read before the other replica's latest use is written down.
-    const stale: Backend = {
-      ...backend,
-      namespaces: {
-        ...namespaces,
-        registry: {
-          list: async () => (await registry.list()).map((entry) => ({ ...entry, usedAt: entry.createdAt })),
-          get: (name) => registry.get(name),
-          create: (entry, max) => registry.create(entry, max),
-          delete: (name) => registry.delete(name),
-          touch: (name, at) => registry.touch(name, at),
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    return {
+      backend: {
+        ...backend,
+        namespaces: {
+          ...namespaces,
+          registry: {
+            list: async () => {
+              lists++;
+              return registry.list();
+            },
+            get: (name) => registry.get(name),
+            create: (entry, max) => registry.create(entry, max),
+            delete: (name) => registry.delete(name),
+            touch: (name, at) => registry.touch(name, at),
+          },
         },
       },
+      sweeps: () => lists,
     };
-    const here = makeApp(stale);
+  }
+
+  it('deletes a namespace another replica made and left, also after it saw none for a while', async () => {
+    const shared = memoryBackend();
+    const { backend, sweeps } = sweptBy(shared, shared.namespaces as BackendNamespaces);
+    const here = makeApp(backend);
+    here.mockpoint.namespaces?.serve();
+    // Two sweeps with no namespace at all.
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(sweeps()).toBe(2);
+    const there = makeApp(shared);
+    const made = await send(there, 'POST', '/api/namespaces', admin, { name: 'left', ttlMs: 1000 });
+    expect(made.status).toBe(201);
+    // That replica stops (crashed, scaled down): only this one can delete it, once idle past its 1 s.
+    await there.mockpoint.namespaces?.close();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect((await send(here, 'GET', '/api/namespaces/left', admin)).status).toBe(200);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sweeps()).toBe(4);
+    expect((await send(here, 'GET', '/api/namespaces/left', admin)).status).toBe(404);
+  });
+
+  it('does not delete one that another replica wrote a use of after the list was read', async () => {
+    const shared = memoryBackend();
+    const namespaces = shared.namespaces as BackendNamespaces;
+    const { registry } = namespaces;
+    // Every list is read before the other replica's latest use is written down.
+    const stale: BackendNamespaces = {
+      ...namespaces,
+      registry: {
+        list: async () => (await registry.list()).map((entry) => ({ ...entry, usedAt: entry.createdAt })),
+        get: (name) => registry.get(name),
+        create: (entry, max) => registry.create(entry, max),
+        delete: (name) => registry.delete(name),
+        touch: (name, at) => registry.touch(name, at),
+      },
+    };
+    const { backend, sweeps } = sweptBy({ ...shared, namespaces: stale }, stale);
+    const here = makeApp(backend);
     here.mockpoint.namespaces?.serve();
     expect((await send(here, 'POST', '/api/namespaces', admin, { name: 'busy', ttlMs: 1000 })).status).toBe(201);
     // In use on another replica all along: it writes a use down every 200 ms.
     const busy = setInterval(() => void registry.touch('busy', Date.now()), 200);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // Four sweeps: the last three see it idle past its 1 s TTL by the list they read.
+      await vi.advanceTimersByTimeAsync(4000);
+      expect(sweeps()).toBe(4);
       expect((await registry.get('busy'))?.name).toBe('busy');
     } finally {
       clearInterval(busy);
     }
-  }, 10_000);
+  });
 });

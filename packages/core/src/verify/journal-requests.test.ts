@@ -156,13 +156,14 @@ describe('verify --journal, bounded', () => {
     let slowest = 0;
     let answered = 0;
     let last = performance.now();
+    // Asked again at each turn of the event loop: the longest time between answers is the longest it was held.
     while (!done) {
       expect((await app.request('/api/health')).status).toBe(200);
       const now = performance.now();
       slowest = Math.max(slowest, now - last);
       last = now;
       answered++;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setImmediate(resolve));
     }
     const report = await verifying;
     const took = performance.now() - started;

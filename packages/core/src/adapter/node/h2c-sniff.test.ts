@@ -64,9 +64,14 @@ describe('h2c on the plain port', () => {
 
   it('reads a preface that arrives a few bytes at a time', async () => {
     served = await serve(createApp(), { overrideGlobalObjects: false });
+    // The server's end of the connection: its first read is the 3 bytes on their own (a listener
+    // added after serve()'s sees the socket once the sniff has started reading it).
+    const firstRead = new Promise<Buffer>((resolve) =>
+      served?.server.once('connection', (socket: Socket) => socket.once('data', resolve)),
+    );
     const raw = await open(served.port);
     raw.socket.write(H2_PREFACE.subarray(0, 3));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await firstRead).length).toBe(3);
     raw.socket.write(H2_PREFACE.subarray(3));
     // An empty SETTINGS frame: the server answers with its own SETTINGS (type 4) over HTTP/2.
     raw.socket.write(Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]));

@@ -1,5 +1,5 @@
 // Queued answers and faults over real sockets, as Node's fetch (undici) sees them.
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, createClient, type JournalEntry, type MockpointApp, type MockpointClient } from '../../index.js';
@@ -156,18 +156,23 @@ describe('queued answers over a real socket (createNodeListener)', () => {
   });
 
   it('hang: clearing the queue releases the request, which then gets the record', async () => {
-    const { client } = await start();
+    const { client, server } = await start();
     await client.add({ name: 'hook', data: { ok: true } });
     await client.queue('hook', [{ fault: 'hang' }]);
+    // The server's side of each request: whether anything of an answer was sent is read there.
+    const answers: ServerResponse[] = [];
+    server.on('request', (_req, res: ServerResponse) => answers.push(res));
     const pending = fetch(client.endpointUrl('hook'));
-    await client.waitForRequests('hook'); // it has arrived and is hanging
     let settled = false;
     void pending.finally(() => {
       settled = true;
     });
-    // The wait is the behaviour: a hang answers nothing, here for 100 ms, until the queue is cleared.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(settled).toBe(false);
+    // It has arrived, been given the hang (the journal says so) and is held: the server has sent
+    // nothing for it, and the client has had nothing, until the queue is cleared.
+    const [taken] = await client.waitForRequests('hook');
+    expect(taken).toMatchObject({ statusCode: 0, queued: true, fault: 'hang' });
+    const [held] = answers.filter((res) => res.req.url === '/endpoint/hook');
+    expect([held?.headersSent, held?.writableEnded, settled]).toEqual([false, false, false]);
     await client.clearQueue('hook');
     const response = await pending;
     expect([response.status, await response.text()]).toEqual([200, '{"ok":true}']);

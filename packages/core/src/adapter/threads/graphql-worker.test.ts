@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { githubSchema, interfaceChain } from '@mockpoint/testkit/graphql-schemas';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
 import { type GraphqlRunner, inlineGraphqlRunner, storedGraphqlSchema } from '../../graphql/graphql-runner.js';
 import { createApp, type MockpointApp } from '../../index.js';
@@ -170,31 +170,35 @@ describe('graphqlWorker()', () => {
     const hung = join(dir, 'hung.mjs');
     await writeFile(hung, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n");
     try {
+      // The watchdog's clock is faked: 100 ms of it between jobs, with no real time waited.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const runner = worker({ url: pathToFileURL(hung), timeoutMs: 300, log: () => undefined });
       const small = storedGraphqlSchema('small', SDL);
       const call = [{ operation: operationOf('{ users { id } }'), maxValues: 100_000 }];
-      const started = performance.now();
-      let firstAt = -1;
+      let sent = 0;
+      let failedAfter = -1;
       const first = runner.answer(small, call).then(
         () => 'answered',
         (error: unknown) => {
-          firstAt = performance.now() - started;
+          failedAfter = sent;
           return isMockpointError(error) ? error.code : String(error);
         },
       );
       // A new job every 100 ms for 1.5 s: each used to start the 300 ms watchdog again.
       const trickle: Promise<unknown>[] = [];
       for (let i = 0; i < 15; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await vi.advanceTimersByTimeAsync(100);
         trickle.push(runner.answer(small, call).catch(() => undefined));
+        sent++;
       }
-      const endedWhileTrickling = firstAt;
+      // It failed 300 ms after the first job, two jobs into the trickle (before: 300 ms after the last job).
+      expect(failedAfter).toBe(2);
       expect(await first).toBe('GRAPHQL_WORKER_FAILED');
-      // It failed while the trickle went on (before, only 300 ms after the last job: past 1.5 s).
-      expect(endedWhileTrickling).toBeGreaterThan(0);
-      expect(endedWhileTrickling).toBeLessThan(1_400);
+      // The trickle's last jobs wait on a thread that hangs too: its watchdog ends them.
+      await vi.advanceTimersByTimeAsync(300);
       await Promise.all(trickle);
     } finally {
+      vi.useRealTimers();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -112,7 +112,13 @@ describe('namespace chaos', () => {
         settled = true;
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Journaled as the chaos timeout (a long-poll of the journal), then one turn of the event loop:
+    // an answer given at once would have settled by then, all of it in this process.
+    const journal = await json(await app.request('/api/endpoints/slow/requests?wait=5000&count=1'));
+    expect((journal.requests as { answeredBy: unknown; fault?: string }[]).map((e) => [e.answeredBy, e.fault])).toEqual(
+      [[{ chaos: 'timeout', namespace: true }, 'hang']],
+    );
+    await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     expect((await app.request('/api/chaos', { method: 'DELETE' })).status).toBe(204);
     await expect.poll(() => settled, { timeout: 5000 }).toBe(true);

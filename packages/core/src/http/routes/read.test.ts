@@ -271,7 +271,10 @@ describe('/endpoint/{name}: delay', () => {
     const controller = new AbortController();
     const started = performance.now();
     const pending = app.fetch(new Request('http://localhost/endpoint/slow', { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 50); // the behaviour: the client gives up while the 10 s delay runs
+    // Journaled as its answer was chosen, before the delay: the client gives up while the 10 s run.
+    const journal = await app.request('/api/endpoints/slow/requests?wait=5000&count=1');
+    expect(((await journal.json()) as { requests: unknown[] }).requests).toHaveLength(1);
+    controller.abort();
     const response = await pending;
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(response.status).not.toBe(200);

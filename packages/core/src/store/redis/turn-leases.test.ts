@@ -64,15 +64,21 @@ describe('RedisTurnLeases', () => {
   });
 
   it('renews the lease of a step that outlasts it', async () => {
-    const { stores } = await replicas();
-    const times: TurnLeaseTimes = { leaseMs: 500, renewMs: 50 };
+    const { stores, keyPrefix } = await replicas();
+    const key = `${keyPrefix}turn:twin:n`;
+    const leaseMs = 500;
+    const times: TurnLeaseTimes = { leaseMs, renewMs: 50 };
     const [a, b] = stores.map((store) => store.openTurns(times));
     const order: string[] = [];
     let taken: () => void = () => undefined;
+    const expiresAt = async () => Number(await redisCli('PEXPIRETIME', key));
     const first = a?.run('twin:n', async () => {
       taken();
       order.push('a in');
-      await pause(1500); // three leases: the step outlasts its lease
+      // The step lasts until Redis shows its lease renewed after the end the lease had when the step
+      // began (no key: -2): unrenewed, the turn would have lapsed by then and B would have taken it.
+      const leaseEnd = await expiresAt();
+      await expect.poll(expiresAt, { timeout: 10_000 }).toBeGreaterThan(leaseEnd + leaseMs);
       order.push('a out');
     });
     await new Promise<void>((resolve) => (taken = resolve));
