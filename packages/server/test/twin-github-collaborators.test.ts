@@ -162,7 +162,7 @@ it('mockpoint trigger github sends member.added and member.removed, made through
       const payload = JSON.parse(body) as Record<string, unknown>;
       types.push([headers['x-github-event'], payload.action].filter(Boolean).join('.'));
       if (payload.action !== undefined) {
-        expect(String((payload.member as { login: string }).login)).toMatch(/^trigger-[a-z]{6}$/);
+        expect(String((payload.member as { login: string }).login)).toMatch(/^trigger-[a-z0-9]{6}$/);
       }
     }
     expect(types).toEqual(['ping', 'member.added', 'member.added', 'member.removed']);

@@ -69,12 +69,16 @@ it('answers GitHub operations beyond issues, pulls and hooks as GitHub does (oct
     'repos.getContent': () => octokit.rest.repos.getContent({ ...repo, path: 'docs/README.md' }),
     'git.getRef': () => octokit.rest.git.getRef({ ...repo, ref: 'heads/main' }),
     'repos.getCombinedStatusForRef': () => octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: 'main' }),
-    'repos.getBranchProtection': () => octokit.rest.repos.getBranchProtection({ ...repo, branch: 'main' }),
     'users.getByUsername': () => octokit.rest.users.getByUsername({ username: 'hubot' }),
   };
   for (const [operation, send] of Object.entries(unknown)) {
     expect([operation, await failure(send())]).toEqual([operation, [404, NOT_FOUND]]);
   }
+  // A branch the twin holds no ref of: GitHub's own words for it.
+  expect(await failure(octokit.rest.repos.getBranchProtection({ ...repo, branch: 'main' }))).toEqual([
+    404,
+    { ...NOT_FOUND, message: 'Branch not found' },
+  ]);
   // A list of nothing the twin wrote: empty, or search's envelope with nothing in it.
   expect((await octokit.rest.repos.listReleases(repo)).data).toEqual([]);
   expect((await octokit.rest.repos.listCollaborators(repo)).data).toEqual([]);

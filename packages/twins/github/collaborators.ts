@@ -167,6 +167,8 @@ async function listed(state: FlowState, place: RepoPlace): Promise<Record<string
 /** A repository's collaborators and invitations; `undefined`: not theirs. */
 export const githubCollaborators: RepoOperation = async (matched, sent, state, place) => {
   const { method, template } = matched.op;
+  // Below a repository never made (a read): GitHub's lists of nothing, as the collections answer them.
+  if (place.repository === undefined) return undefined;
   const username = matched.values.username ?? '';
   const key = `${place.scope}:${username.toLowerCase()}`;
   if (template === COLLABORATORS && method === 'GET') return { list: await listed(state, place) };
@@ -233,7 +235,8 @@ export async function githubInvitations(
   }
   const id = matched.values.invitation_id ?? '';
   const record = (await invitations(state)).find(([key]) => key === id)?.[1];
-  if (record === undefined) return { error: NOT_FOUND };
+  // stripe-mock's way with `unseen: "examples"`: the document's example answers one never made.
+  if (record === undefined) return state.examples ? undefined : { error: NOT_FOUND };
   await state.keep(INVITATION_KIND, id, undefined);
   if (method === 'PATCH') {
     const role = String(record.invitation.permissions);
