@@ -65,6 +65,27 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's branches (%s)", (
       required_pull_request_reviews: null,
     } as never);
     expect(await failed(partial)).toEqual([422, 'Invalid request.\n\n"restrictions" wasn\'t supplied.']);
+    const checksWithout = octokit.request('PUT /repos/{owner}/{repo}/branches/{branch}/protection', {
+      ...repo,
+      branch: 'main',
+      required_status_checks: { contexts: ['ci'] },
+      enforce_admins: null,
+      required_pull_request_reviews: null,
+      restrictions: null,
+    } as never);
+    expect(await failed(checksWithout)).toEqual([422, 'Invalid request.\n\n"strict" wasn\'t supplied.']);
+    const restricted = octokit.rest.repos.updateBranchProtection({
+      ...repo,
+      branch: 'main',
+      required_status_checks: null,
+      enforce_admins: null,
+      required_pull_request_reviews: null,
+      restrictions: { users: ['alice'], teams: [] },
+    });
+    expect(await failed(restricted)).toEqual([
+      422,
+      'Only organization repositories can have users and team restrictions',
+    ]);
     const put = await octokit.rest.repos.updateBranchProtection({
       ...repo,
       branch: 'main',

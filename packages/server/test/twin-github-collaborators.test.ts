@@ -76,6 +76,8 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
         ['octocat', 'admin', true, true],
         ['alice', 'write', true, false],
       ]);
+      const admins = await octokit.rest.repos.listCollaborators({ ...repo, permission: 'admin' });
+      expect(admins.data.map((one) => one.login)).toEqual(['octocat']);
       expect((await octokit.rest.repos.checkCollaborator({ ...repo, username: 'ALICE' })).status).toBe(204);
       const level = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'alice' });
       expect([level.data.permission, level.data.role_name, level.data.user?.login]).toEqual([
@@ -104,6 +106,11 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
       expect((await octokit.rest.repos.listInvitations(repo)).data).toEqual([]);
       expect(await failed(octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: 3 }))).toBe(404);
 
+      // An organization's repository: its admin is the twin's user, who made it, not the organization.
+      await octokit.rest.repos.createInOrg({ org: 'acme', name: 'tools' });
+      const orgs = await octokit.rest.repos.listCollaborators({ owner: 'acme', repo: 'tools' });
+      expect(orgs.data.map((one) => [one.login, one.type, one.role_name])).toEqual([['octocat', 'User', 'admin']]);
+
       // GitHub's refusals: the owner, a permission it does not take, a login it never makes.
       expect(await failed(octokit.rest.repos.addCollaborator({ ...repo, username: 'octocat' }))).toBe(422);
       const wrong = octokit.request('PUT /repos/{owner}/{repo}/collaborators/{username}', {
@@ -128,7 +135,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
       const added = events[1]?.payload ?? {};
       expect(added).toMatchObject({
         member: { login: 'alice' },
-        changes: { permission: { to: 'write' } },
+        changes: { permission: { to: 'write' }, role_name: { to: 'write' } },
         repository: { full_name: 'octocat/widgets' },
         sender: { login: 'octocat' },
       });
@@ -166,8 +173,11 @@ it('mockpoint trigger github sends member.added and member.removed, made through
       }
     }
     expect(types).toEqual(['ping', 'member.added', 'member.added', 'member.removed']);
-    // The collaborators the triggers made: the first stays, the second was removed.
-    expect((await octokit.rest.repos.listCollaborators(repo)).data).toHaveLength(2);
+    // The collaborators the triggers made: the first stays, the second was removed. octo/app is not
+    // the twin's user's: its owner `octo` is listed as its admin.
+    const listed = (await octokit.rest.repos.listCollaborators(repo)).data;
+    expect(listed.map((one) => one.role_name)).toEqual(['admin', 'write']);
+    expect(listed[0]?.login).toBe('octo');
   } finally {
     await hooks.close();
   }

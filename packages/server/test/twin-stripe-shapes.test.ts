@@ -365,6 +365,21 @@ describe('Stripe object shapes by API version', () => {
     const credit = await oldest.invoiceItems.create({ customer: customer.id, amount: -500, currency: 'usd' });
     expect(credit).toMatchObject({ amount: -500, quantity: 1, unit_amount: -500, discountable: false });
     expect(credit.price).toMatchObject({ object: 'price', type: 'one_time', unit_amount: -500, currency: 'usd' });
+    // A unit amount with a currency (stripe 23's `unit_amount_decimal`): times the quantity.
+    const decimal = await today.invoiceItems.create({
+      customer: customer.id,
+      currency: 'usd',
+      unit_amount_decimal: Stripe23.Decimal.from('250'),
+      quantity: 4,
+    });
+    expect([decimal.amount, decimal.quantity, String(decimal.pricing?.unit_amount_decimal)]).toEqual([1000, 4, '250']);
+    // `price_data` by its decimal unit amount.
+    const data = await oldest.invoiceItems.create({
+      customer: customer.id,
+      price_data: { currency: 'usd', product: String(price.product), unit_amount_decimal: '300' },
+      quantity: 2,
+    });
+    expect([data.amount, data.unit_amount]).toEqual([600, 300]);
     // Refusals: a price never made, two ways of pricing, none.
     const refused = (params: Stripe23.InvoiceItemCreateParams) =>
       today.invoiceItems.create(params).catch((error: unknown) => error);
@@ -382,7 +397,7 @@ describe('Stripe object shapes by API version', () => {
     expect(await refused({ customer: customer.id })).toMatchObject({ statusCode: 400, param: 'amount' });
     // Its invoice's line: priced by the same Price, in basil's shape too.
     const draft = await today.invoices.create({ customer: customer.id, pending_invoice_items_behavior: 'include' });
-    expect(draft.total).toBe(1600);
+    expect(draft.total).toBe(3200);
     expect(draft.lines.data.map((line) => line.pricing?.price_details?.price ?? null)).toEqual(
       expect.arrayContaining([price.id]),
     );

@@ -8,8 +8,9 @@
  *   `_links`, `protection` and `protection_url`.
  * - `PUT …/branches/{branch}/protection` protects one: the four members GitHub requires
  *   (`required_status_checks`, `enforce_admins`, `required_pull_request_reviews`, `restrictions`,
- *   each may be `null`; a missing one `422 Invalid request. "…" wasn't supplied.`), the others
- *   optional; answered as `GET …/protection` answers it. `DELETE` unprotects it (`204`); both read
+ *   each may be `null`; a missing one `422 Invalid request. "…" wasn't supplied.`, as is a
+ *   `required_status_checks` without `strict` or without `contexts`/`checks`; `restrictions` only on
+ *   an organization's repository), the others optional; answered as `GET …/protection` answers it. `DELETE` unprotects it (`204`); both read
  *   `404 Branch not protected` for one that is not.
  *
  * The twin keeps the rule; it does not enforce it (a write to a protected branch is taken).
@@ -192,6 +193,24 @@ export const githubBranches: RepoOperation = async (matched, sent, state, place)
   if (method === 'PUT') {
     const missing = REQUIRED.filter((field) => !(field in sent.body));
     if (missing.length > 0) return notSupplied(missing);
+    const checks = record(sent.body.required_status_checks);
+    if (checks !== undefined) {
+      const lacking = [
+        ...('strict' in checks ? [] : ['strict']),
+        ...('contexts' in checks || 'checks' in checks ? [] : ['contexts']),
+      ];
+      if (lacking.length > 0) return notSupplied(lacking);
+    }
+    const owner = place.repository?.owner as Obj | undefined;
+    if (record(sent.body.restrictions) !== undefined && owner?.type !== 'Organization') {
+      return {
+        error: {
+          status: 422,
+          type: 'invalid_request_error',
+          message: 'Only organization repositories can have users and team restrictions',
+        },
+      };
+    }
     const protection = protectionOf(sent.body, url);
     await state.keep(KIND, key, protection);
     return { status: 200, body: protection };

@@ -49,6 +49,11 @@ const ROLES: Readonly<Record<string, string>> = {
   admin: 'admin',
 };
 
+/** A role in GitHub's older words, as `…/permission` and `member` events say it: maintain is write, triage read. */
+function olderWord(role: string): string {
+  return role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+}
+
 /** A role's `permissions` as a collaborator shows them. */
 function permissionsOf(role: string): Record<string, boolean> {
   const rank = ['read', 'triage', 'write', 'maintain', 'admin'].indexOf(role);
@@ -104,7 +109,10 @@ function tellMember(state: FlowState, place: RepoPlace, login: string, action: '
     values: place.values,
     events: [`member.${action}`],
     object: ownerOf(login, false),
-    ...(role === undefined ? {} : { extra: { changes: { permission: { to: role } } } }),
+    // GitHub's words: `permission` the older one (maintain is write, triage read), `role_name` the role.
+    ...(role === undefined
+      ? {}
+      : { extra: { changes: { permission: { to: olderWord(role) }, role_name: { to: role } } } }),
   });
 }
 
@@ -157,11 +165,24 @@ async function invite(username: string, sent: Record<string, unknown>, state: Fl
   return { status: 201, body: invitation };
 }
 
-/** The collaborators of a repository: its owner and those kept. */
-async function listed(state: FlowState, place: RepoPlace): Promise<Record<string, unknown>[]> {
-  const owner = ownerLogin(place);
+/**
+ * The collaborators of a repository: its owner (of an organization's, the twin's user, who made it
+ * and administers it) and those kept; `permission` (pull, triage, push, maintain, admin) keeps
+ * those who have it.
+ */
+async function listed(
+  state: FlowState,
+  place: RepoPlace,
+  query: Record<string, unknown>,
+): Promise<Record<string, unknown>[]> {
+  const owner = place.repository?.owner as Record<string, unknown> | undefined;
+  const admin = owner?.type === 'Organization' ? GITHUB_USER.login : ownerLogin(place);
   const kept = await collaborators(state, place);
-  return [shownCollaborator(owner, 'admin'), ...kept.map(({ login, role }) => shownCollaborator(login, role))];
+  const all = [shownCollaborator(admin, 'admin'), ...kept.map(({ login, role }) => shownCollaborator(login, role))];
+  const wanted = typeof query.permission === 'string' ? query.permission : undefined;
+  return wanted === undefined
+    ? all
+    : all.filter((one) => (one.permissions as Record<string, boolean>)[wanted] === true);
 }
 
 /** A repository's collaborators and invitations; `undefined`: not theirs. */
@@ -171,7 +192,7 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
   if (place.repository === undefined) return undefined;
   const username = matched.values.username ?? '';
   const key = `${place.scope}:${username.toLowerCase()}`;
-  if (template === COLLABORATORS && method === 'GET') return { list: await listed(state, place) };
+  if (template === COLLABORATORS && method === 'GET') return { list: await listed(state, place, sent.query) };
   if (template === COLLABORATOR) {
     if (method === 'PUT') return invite(username, sent.body, state, place);
     const kept = (await state.read<CollaboratorRecord>(COLLABORATOR_KIND)).get(key);
@@ -192,7 +213,7 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
     const isOwner = username.toLowerCase() === ownerLogin(place).toLowerCase();
     const role = isOwner ? 'admin' : (await state.read<CollaboratorRecord>(COLLABORATOR_KIND)).get(key)?.role;
     // GitHub's `permission` is the older word: maintain is write, triage read.
-    const permission = role === undefined ? 'none' : ({ maintain: 'write', triage: 'read' }[role] ?? role);
+    const permission = role === undefined ? 'none' : olderWord(role);
     const user = role === undefined ? ownerOf(username, false) : shownCollaborator(username, role);
     return { status: 200, body: { permission, role_name: role ?? 'none', user } };
   }

@@ -83,7 +83,12 @@ export async function priceOf(item: Obj, at: string, kit: FlowKit, recurring: bo
     id: kit.newId('price_'),
     object: 'price',
     currency: data.currency,
-    unit_amount: typeof data.unit_amount === 'number' ? data.unit_amount : 0,
+    unit_amount:
+      typeof data.unit_amount === 'number'
+        ? data.unit_amount
+        : Number.isFinite(Number(data.unit_amount_decimal))
+          ? Math.round(Number(data.unit_amount_decimal))
+          : 0,
     product: typeof data.product === 'string' ? data.product : kit.newId('prod_'),
   });
   createdPrice(price, { recurring: data.recurring }, kit);

@@ -51,6 +51,16 @@ function oneOffPrice(unitAmount: number, currency: unknown, kit: FlowKit): Obj {
   return price;
 }
 
+/** A unit amount sent as `unit_amount` (an integer) or `unit_amount_decimal` (a whole number of cents as text). */
+function unitAmountOf(sent: Obj): number | undefined {
+  if (typeof sent.unit_amount === 'number' && Number.isSafeInteger(sent.unit_amount)) return sent.unit_amount;
+  const text = sent.unit_amount_decimal;
+  if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+  const value = Number(text);
+  // The twin keeps whole amounts: a fraction of a cent is rounded, as an invoice rounds its total.
+  return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? Math.round(value) : undefined;
+}
+
 /** The Price `sent` names (`price` or basil's `pricing[price]`), one it makes of `price_data`, or none. */
 async function pricedBy(sent: Obj, kit: FlowKit): Promise<Obj | FlowError | undefined> {
   const named = typeof sent.price === 'string' ? sent.price : record(sent.pricing)?.price;
@@ -66,12 +76,16 @@ async function pricedBy(sent: Obj, kit: FlowKit): Promise<Obj | FlowError | unde
 
 /** A new Invoice Item's price, amounts and links from what was sent and the Prices the twin holds. */
 export async function creatingInvoiceItem(item: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
-  const given = ['amount', 'price', 'price_data', 'pricing'].filter((field) => sent[field] !== undefined);
+  // A unit amount (`unit_amount`, `unit_amount_decimal`) is one way of pricing, with `currency`.
+  const unitGiven = sent.unit_amount !== undefined || sent.unit_amount_decimal !== undefined;
+  const given = ['amount', 'price', 'price_data', 'pricing', ...(unitGiven ? ['unit_amount'] : [])].filter(
+    (field) => field === 'unit_amount' || sent[field] !== undefined,
+  );
   if (given.length > 1) {
     return invalidRequest(`You may only specify one of these parameters: ${given.join(', ')}.`, given[1]);
   }
   const quantity = typeof sent.quantity === 'number' && Number.isSafeInteger(sent.quantity) ? sent.quantity : 1;
-  const priced = await pricedBy(sent, kit);
+  let priced = await pricedBy(sent, kit);
   if (priced !== undefined && isFlowError(priced)) return priced;
   let price: Obj;
   if (priced !== undefined) {
@@ -79,6 +93,12 @@ export async function creatingInvoiceItem(item: Obj, sent: Obj, kit: FlowKit): P
   } else if (typeof sent.amount === 'number') {
     if (typeof sent.currency !== 'string') return missingParam('currency');
     price = oneOffPrice(sent.amount, sent.currency, kit);
+  } else if (unitGiven) {
+    if (typeof sent.currency !== 'string') return missingParam('currency');
+    const unit = unitAmountOf(sent);
+    if (unit === undefined) return invalidRequest('Invalid decimal: unit_amount_decimal', 'unit_amount_decimal');
+    price = oneOffPrice(unit, sent.currency, kit);
+    priced = price;
   } else if (kit.examples) {
     // stripe-mock's way, for an SDK's own generated tests (`unseen: "examples"`): the example's amounts.
     return undefined;

@@ -238,6 +238,17 @@ export class TwinEngine {
   }
 
   /** Hands one event to the delivery engine for one receiver; its refusal (a host not allowed) is the caller's. */
+  /**
+   * `value` (an event, an object) as the provider answers it in the profile's newest version: the
+   * flows' `rendered` (Stripe's shapes by version, and what no answer carries left out). As it is
+   * when the flows render nothing.
+   */
+  shown<T>(value: T): T {
+    const rendered = this.#parts.flows?.rendered;
+    const version = newestVersion(this.#parts.profile);
+    return rendered === undefined || version === undefined ? value : (rendered(value, version, []) as T);
+  }
+
   async deliverOne(target: KeptTarget, type: string, event: Record<string, unknown>): Promise<unknown> {
     const events = this.#parts.flows?.events;
     if (this.#parts.deliver === undefined || events === undefined) return undefined;

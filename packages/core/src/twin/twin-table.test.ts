@@ -54,3 +54,49 @@ describe('the twin table with shared turns', () => {
     expect(turns.most).toBe(1);
   });
 });
+
+describe("a profile naming a provider's flows", () => {
+  // The flows come from the app's catalog, loaded then: an app without one refuses them, whatever
+  // another app of the process loaded (a registry of what was loaded would make it depend on that).
+  it('is refused by an app that ships no providers, naming the package', async () => {
+    const app = createApp({ backend: memoryBackend() });
+    for (const flows of ['stripe', 'no-such-provider']) {
+      const put = await app.request('/api/endpoints/notes/twin', {
+        method: 'PUT',
+        body: JSON.stringify({ document: DOCUMENT, profile: { name: 'notes', flows } }),
+      });
+      expect(put.status).toBe(400);
+      const body = (await put.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('INVALID_TWIN');
+      expect(body.error.message).toContain(`"${flows}" is no provider this daemon ships (it ships none)`);
+      expect(body.error.message).toContain('@mockpoint/twins');
+    }
+  });
+
+  it("loads them from the catalog the app is given, once, before the document's model is built", async () => {
+    const loaded: string[] = [];
+    const catalog = {
+      providers: ['acme'],
+      async load(provider: string) {
+        loaded.push(provider);
+        return {
+          document: DOCUMENT,
+          profile: { name: 'acme' },
+          provider: { name: 'acme', title: 'Acme', flows: {}, fixtures: {}, event: 'widget.created' },
+        };
+      },
+    };
+    const app = createApp({ backend: memoryBackend(), twins: catalog });
+    const put = await app.request('/api/endpoints/notes/twin', {
+      method: 'PUT',
+      body: JSON.stringify({ document: DOCUMENT, profile: { name: 'notes', flows: 'acme' } }),
+    });
+    expect(put.status).toBe(200);
+    const again = await app.request('/api/endpoints/other/twin', {
+      method: 'PUT',
+      body: JSON.stringify({ document: DOCUMENT, profile: { name: 'notes', flows: 'acme' } }),
+    });
+    expect(again.status).toBe(200);
+    expect(loaded).toEqual(['acme']);
+  });
+});

@@ -111,16 +111,24 @@ function modelOf(document: Record<string, unknown>, profile: Record<string, unkn
 
 /** Checks a setting whole (its profile, its document's paths) as it is made: `INVALID_TWIN` when it is not one. */
 export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | undefined): Promise<Built> {
+  // A profile naming a provider's flows (`flows`) takes them from the catalog, loaded here: never
+  // from what another app of the process happened to load, so the answer does not depend on that.
+  const flows = setting.profile?.flows;
+  if (typeof flows === 'string' && flows !== setting.provider) {
+    if (catalog === undefined || !catalog.providers.includes(flows)) {
+      const shipped = catalog === undefined || catalog.providers.length === 0 ? 'none' : catalog.providers.join(', ');
+      throw new MockpointError(
+        'INVALID_TWIN',
+        `profile.flows: "${flows.slice(0, 64)}" is no provider this daemon ships (it ships ${shipped}); a provider's flows come with @mockpoint/twins (see docs/twins.md)`,
+      );
+    }
+    await providerModel(catalog, flows);
+  }
   if (setting.provider !== undefined) {
     if (catalog === undefined) throw new MockpointError('INVALID_TWIN', 'provider: this daemon ships no providers');
     const shipped = await providerModel(catalog, setting.provider);
     if (setting.profile === undefined) return shipped;
     return modelOf(shipped.document, { ...shipped.profile, ...setting.profile });
-  }
-  // A document's twin may run a provider's flows (`profile.flows`): its code comes with the provider.
-  const flows = setting.profile?.flows;
-  if (typeof flows === 'string' && providerOf(flows) === undefined && catalog?.providers.includes(flows)) {
-    await providerModel(catalog, flows);
   }
   return modelOf(setting.document ?? {}, setting.profile ?? { name: 'openapi' }, true);
 }

@@ -245,7 +245,9 @@ export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): P
   const template = documentEvents(engine).get(type);
   if (engine.events === undefined || (steps === undefined && template === undefined)) throw unknownEvent(engine, type);
   const events: TriggerResult['events'] = [];
-  const heard = (kind: string, event: Record<string, unknown>) => void events.push({ type: kind, event });
+  // Each event as the provider sends it (its objects in the event's version, nothing the twin keeps for itself).
+  const heard = (kind: string, event: Record<string, unknown>) =>
+    void events.push({ type: kind, event: engine.shown(event) });
   const repo = trigger.repo ?? 'octocat/hello-world';
   const unique = engine.newId('').slice(0, 6).toLowerCase();
   const words: Record<string, string> = {
