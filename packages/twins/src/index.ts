@@ -7,6 +7,8 @@
  * @module
  */
 import type { TwinProvider } from '@mockpoint/core/internal';
+// The package's published types (index.d.ts, written by hand): what this module answers is checked against them.
+import type { Addition, ProviderTwin } from '../index.js';
 import { readProviderFile } from './files.js';
 
 /** Each provider's code, loaded on its first twin: one line per provider. */
@@ -15,24 +17,10 @@ const CODE: Record<string, () => Promise<TwinProvider>> = {
   github: async () => (await import('../github/provider.js')).githubProvider,
 };
 
+export type { Addition, ProviderTwin } from '../index.js';
+
 /** The providers shipped here. */
 export const providers: readonly string[] = Object.keys(CODE);
-
-/** What one operation takes beyond the document: names it takes, required names it no longer needs. */
-export interface Addition {
-  added?: string[];
-  optional?: string[];
-}
-
-/** What a twin of a provider is made of. */
-export interface ProviderTwin {
-  document: Record<string, unknown>;
-  profile: Record<string, unknown>;
-  /** The parameters it takes today that the document lacks, by `METHOD /path` (Stripe's from stripe-node, scripts/stripe-params.mjs). */
-  additions?: Record<string, Addition>;
-  /** Its code: flows, trigger fixtures, words. */
-  provider: TwinProvider;
-}
 
 /** The document, profile, added parameters and code of `provider`. */
 export async function load(provider: string): Promise<ProviderTwin> {
