@@ -21,7 +21,7 @@ RUN pnpm install --offline --frozen-lockfile
 # A Sentry DSN for the web page may be baked in at build time (SPEC §3); the
 # daemon's CLIENT_REPORTING_DSN at start time wins over it.
 ARG CLIENT_REPORTING_DSN=
-RUN pnpm --filter "@mockpoint/server..." run build
+RUN pnpm --filter "@mockpoint/server..." --filter @mockpoint/twins run build
 # The server and its production dependencies only. MOCKPOINT_REDIS_URL needs
 # @redis/client, an optional peer of the server that its npm package leaves out
 # (docs/packages.md); the image carries it: pnpm deploy brings it as the core's peer
@@ -29,7 +29,8 @@ RUN pnpm --filter "@mockpoint/server..." run build
 # the version the lockfile has for the core. Server error reporting (SERVER_REPORTING_DSN)
 # needs @sentry/node, an optional peer of the server: it is added, in a folder of its
 # own, only when WITH_REPORTING=true. The providers' twins (@mockpoint/twins, another optional
-# peer: docs/twins.md) are copied in, their published files only.
+# peer: docs/twins.md) are copied in, their published files only: the built dist/ (the flows,
+# a chunk per provider) and each provider folder's data files.
 ARG WITH_REPORTING=false
 RUN pnpm --filter @mockpoint/server deploy --prod --legacy /out \
  && if [ ! -e /out/node_modules/@redis/client ]; then \
@@ -43,8 +44,13 @@ RUN pnpm --filter @mockpoint/server deploy --prod --legacy /out \
       && ln -s ../reporting/node_modules/@sentry /out/node_modules/@sentry; \
     fi \
  && mkdir -p /out/node_modules/@mockpoint/twins \
- && (cd packages/twins && cp -r package.json index.js index.d.ts README.md THIRD_PARTY_NOTICES.md stripe github \
-      /out/node_modules/@mockpoint/twins/) \
+ && (cd packages/twins && cp -r package.json index.d.ts README.md THIRD_PARTY_NOTICES.md dist \
+      /out/node_modules/@mockpoint/twins/ \
+      && for profile in */profile.json; do \
+           provider="${profile%/profile.json}" \
+           && mkdir -p "/out/node_modules/@mockpoint/twins/$provider" \
+           && cp "$provider"/*.json "$provider"/*.json.gz "/out/node_modules/@mockpoint/twins/$provider/"; \
+         done) \
  && mkdir /out-data
 
 FROM node:20-bookworm-slim

@@ -147,6 +147,16 @@ async function contract() {
     'a Stripe twin: a customer made',
     customer.text,
   );
+  // Its flows (the package's built dist/, a chunk per provider): a test card's payment succeeds.
+  const paid = await call('POST', `/endpoint/${run}-pay/v1/payment_intents`, {
+    body: 'amount=1200&currency=usd&payment_method=pm_card_visa&confirm=true',
+    headers: { authorization: 'Bearer sk_test_image', 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  check(
+    paid.status === 200 && paid.json?.status === 'succeeded',
+    "a Stripe twin: pm_card_visa's payment succeeded (the flows are in the image)",
+    paid.text,
+  );
 
   expectError(await add('{not json'), 400, 'INVALID_JSON', 'a body that is not JSON');
   expectError(await add({ name: 'bad name!', data: 1 }), 400, 'INVALID_NAME', 'an invalid name');
