@@ -3,8 +3,10 @@
 // syntax, its envelope and `octokit.paginate` over the `Link` it answers. Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-
+import { useDaemons } from './helpers/daemon.js';
 import { twinDaemon } from './helpers/twin.js';
+
+useDaemons({ kill: 'file' });
 
 const quiet = () => undefined;
 

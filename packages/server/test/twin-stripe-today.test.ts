@@ -5,8 +5,10 @@
 import { createClient, MockpointError } from '@mockpoint/core';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { requestJson } from './helpers/daemon.js';
+import { requestJson, useDaemons } from './helpers/daemon.js';
 import { hookReceiver, twinDaemon } from './helpers/twin.js';
+
+useDaemons();
 
 type Hooks = Awaited<ReturnType<typeof hookReceiver>>;
 
