@@ -18,6 +18,7 @@
  * @module
  */
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
+import { record } from '../src/records.js';
 import { GITHUB_USER } from './issues.js';
 import type { PushedCommit, RepoOperation, RepoPlace } from './pushes.js';
 import { branchesOf, notSupplied } from './refs.js';
@@ -44,10 +45,6 @@ const notFound = (message: string): { error: FlowError } => ({
 });
 
 type Obj = Record<string, unknown>;
-
-function record(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
-}
 
 /** A protection as `PUT` and `GET …/protection` answer it, from what was sent. */
 function protectionOf(sent: Obj, url: string): Obj {

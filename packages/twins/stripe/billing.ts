@@ -10,6 +10,7 @@
  */
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
+import { record } from '../src/records.js';
 import { INTENTS, madeIntent, type Payment, writeCharge, writePaidIntent } from './charges.js';
 import { atClock, clockOfCustomer } from './clocks.js';
 import { cardError, decline, declineOf } from './declines.js';
@@ -25,10 +26,6 @@ const DAY = 86_400;
 const PERIOD: Record<string, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
 
 type Obj = Record<string, unknown>;
-
-function record(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
-}
 
 /** The length of a recurring price's interval in seconds (`interval_count` of them; a month 30 days). */
 export function intervalOf(recurring: unknown): number {

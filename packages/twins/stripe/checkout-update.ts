@@ -9,6 +9,7 @@
  */
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
+import { record } from '../src/records.js';
 import { priceOf } from './billing.js';
 import { sessionPost } from './checkout.js';
 import { invalidRequest, isFlowError } from './errors.js';
@@ -35,10 +36,6 @@ export const sessionUpdatePaths: Record<string, Obj> = {
     { 'x-mockpoint-added': ['collected_information'] },
   ),
 };
-
-function record(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
-}
 
 /** The session's lines after `given`: named ones at their new quantity, new prices added, others gone. */
 async function linesOf(session: Obj, given: unknown[], kit: FlowKit): Promise<Obj[] | FlowError> {

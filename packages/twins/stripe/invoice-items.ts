@@ -12,27 +12,17 @@
  * @module
  */
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
+import { idOf, record } from '../src/records.js';
 import { PRICES, priceOf } from './billing.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
 
 type Obj = Record<string, unknown>;
-
-function record(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
-}
 
 /** The fields basil moved off an Invoice Item (into `parent` and `pricing`). */
 const ITEM_GONE = ['plan', 'price', 'subscription', 'subscription_item', 'unit_amount', 'unit_amount_decimal'];
 
 /** The fields basil added to an Invoice Item, which older versions do not have. */
 const ITEM_NEW = ['parent', 'pricing'];
-
-/** The id of an expandable member (a string, or the object it names). */
-function idOf(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  const id = record(value)?.id;
-  return typeof id === 'string' ? id : null;
-}
 
 /** A one-off Price of `unit_amount` in `currency`, as Stripe makes one for an item given an `amount`. */
 function oneOffPrice(unitAmount: number, currency: unknown, kit: FlowKit): Obj {

@@ -9,15 +9,12 @@
  * @module
  */
 import type { FlowKit, ListOutcome } from '@mockpoint/core/internal';
+import { record } from '../src/records.js';
 
 export const INVOICE_PAYMENTS = '/v1/invoice_payments';
 const INVOICES = '/v1/invoices';
 
 type Obj = Record<string, unknown>;
-
-function record(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
-}
 
 /** An invoice's status as its payment's (`undefined`: a draft, no payment yet). */
 const STATUS: Record<string, string> = { open: 'open', paid: 'paid', void: 'canceled', uncollectible: 'open' };

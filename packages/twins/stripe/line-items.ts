@@ -8,12 +8,9 @@
  *
  * @module
  */
+import { idOf, record } from '../src/records.js';
 
 type Obj = Record<string, unknown>;
-
-function record(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
-}
 
 /** The fields basil moved off a line item (into `parent`, `pricing`, `taxes`). */
 const LINE_GONE = [
@@ -32,13 +29,6 @@ const LINE_GONE = [
 
 /** The fields basil added to a line item, which older versions do not have. */
 const LINE_NEW = ['parent', 'pretax_credit_amounts', 'pricing', 'taxes'];
-
-/** The id of an expandable member (a string, or the object it names). */
-function idOf(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  const id = record(value)?.id;
-  return typeof id === 'string' ? id : null;
-}
 
 /** A line's `parent`: the subscription item or invoice item it bills. */
 function parentOf(line: Obj): Obj | null {

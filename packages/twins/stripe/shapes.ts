@@ -14,6 +14,8 @@
  *
  * @module
  */
+
+import { record } from '../src/records.js';
 import { sessionAt } from './checkout-ui.js';
 import { invoiceItemAt } from './invoice-items.js';
 import { invoicePaymentOf, paymentsList } from './invoice-payments.js';
@@ -31,10 +33,6 @@ const FLEXIBLE_DEFAULT = '2025-09-30';
 /** Whether `version` (`2025-03-31.basil`) is `since` (a date) or newer. */
 export function since(version: string, date: string): boolean {
   return version.slice(0, 10) >= date;
-}
-
-function record(value: unknown): Obj | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined;
 }
 
 function without(object: Obj, names: readonly string[]): Obj {
