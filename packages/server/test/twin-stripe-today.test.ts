@@ -22,12 +22,19 @@ async function stripeTwin(hooks: Hooks, setting: { unseen?: 'missing' | 'example
     maxNetworkRetries: 0,
   });
   const endpoint = await stripe.webhookEndpoints.create({ url: hooks.url, enabled_events: ['*'] });
-  /** Each delivery so far, as constructEvent reads it (its signature checked). */
+  /**
+   * Each delivery so far, as constructEvent reads it (its signature checked), in the order the twin
+   * made their events (`GET /v1/events`, oldest first): deliveries are sent several at a time, so
+   * they may arrive in another order, as Stripe warns they may.
+   */
   const delivered = async (count: number) => {
     await hooks.until(count);
-    return hooks.received.map(({ body, headers }) =>
-      stripe.webhooks.constructEvent(body, String(headers['stripe-signature']), endpoint.secret as string),
-    );
+    const made = (await stripe.events.list({ limit: 100 })).data.map((event) => event.id).reverse();
+    return hooks.received
+      .map(({ body, headers }) =>
+        stripe.webhooks.constructEvent(body, String(headers['stripe-signature']), endpoint.secret as string),
+      )
+      .sort((one, other) => made.indexOf(one.id) - made.indexOf(other.id));
   };
   return { ...twin, stripe, delivered };
 }
