@@ -108,6 +108,9 @@ describe('Stripe Checkout Sessions today (#72)', () => {
     expect((await basil.checkout.sessions.retrieve(embedded.id)).ui_mode).toBe('embedded');
     expect((await basil.checkout.sessions.retrieve(elements.id)).ui_mode).toBe('custom');
     expect((await old.checkout.sessions.retrieve(hosted.id)).ui_mode).toBe('hosted');
+    // dahlia's form has no older name: an older version reads the embedded session it is.
+    expect((await basil.checkout.sessions.retrieve(form.id)).ui_mode).toBe('embedded');
+    expect((await old.checkout.sessions.retrieve(form.id)).ui_mode).toBe('embedded');
     const custom = await basil.checkout.sessions.create({
       ...base(),
       ui_mode: 'custom' as Stripe23.Checkout.SessionCreateParams.UiMode,

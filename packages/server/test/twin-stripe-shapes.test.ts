@@ -335,7 +335,7 @@ describe('Stripe object shapes by API version', () => {
   });
 
   it('prices invoice items as Stripe does, with parent and pricing from basil, the old shape to stripe-node 15', async () => {
-    const { today, oldest } = await twins();
+    const { today, oldest, options } = await twins();
     const customer = await today.customers.create({ email: 'items@example.com' });
     const price = await today.prices.create({ product_data: { name: 'Seat' }, unit_amount: 700, currency: 'usd' });
     // basil's way: `pricing[price]`; the amount is the unit amount times the quantity.
@@ -380,6 +380,51 @@ describe('Stripe object shapes by API version', () => {
       quantity: 2,
     });
     expect([data.amount, data.unit_amount]).toEqual([600, 300]);
+    // dahlia's `quantity_decimal`: 2.5 × 700, rounded half up to the cent (1.005 × 700 = 703.5 → 704);
+    // `quantity` its whole units; stripe-node 15 (2024-04-10) sees no quantity_decimal.
+    const half = await today.invoiceItems.create({
+      customer: customer.id,
+      pricing: { price: price.id },
+      quantity_decimal: Stripe23.Decimal.from('2.50'),
+    });
+    expect([half.amount, half.quantity, String(half.quantity_decimal)]).toEqual([1750, 2, '2.5']);
+    const fine = await today.invoiceItems.create({
+      customer: customer.id,
+      pricing: { price: price.id },
+      quantity_decimal: Stripe23.Decimal.from('1.005'),
+    });
+    expect([fine.amount, fine.quantity, String(fine.quantity_decimal)]).toEqual([704, 1, '1.005']);
+    expect(String(item.quantity_decimal)).toBe('3');
+    expect(String((await today.invoiceItems.retrieve(item.id)).quantity_decimal)).toBe('3');
+    expect(await oldest.invoiceItems.retrieve(half.id)).not.toHaveProperty('quantity_decimal');
+    const clover = new Stripe23('sk_test_123', {
+      ...options,
+      apiVersion: '2025-09-30.clover' as Stripe23.LatestApiVersion,
+    });
+    expect(await clover.invoiceItems.retrieve(half.id)).not.toHaveProperty('quantity_decimal');
+    // Both quantities, or a quantity that is no decimal of at most 12 places: Stripe's 400s.
+    const twice = await today.invoiceItems
+      .create({
+        customer: customer.id,
+        pricing: { price: price.id },
+        quantity: 2,
+        quantity_decimal: Stripe23.Decimal.from('2'),
+      })
+      .catch((error: unknown) => error);
+    expect(twice).toMatchObject({
+      statusCode: 400,
+      param: 'quantity_decimal',
+      message: 'You may only specify one of these parameters: quantity, quantity_decimal.',
+    });
+    for (const bad of ['-1', '1.0000000000001', 'abc', '1e3']) {
+      const refusal = await fetch(`http://127.0.0.1:${options.port}/v1/invoiceitems`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test_123', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ customer: customer.id, 'pricing[price]': price.id, quantity_decimal: bad }),
+      });
+      const { error } = (await refusal.json()) as { error: { param?: string } };
+      expect([bad, refusal.status, error.param]).toEqual([bad, 400, 'quantity_decimal']);
+    }
     // Refusals: a price never made, two ways of pricing, none.
     const refused = (params: Stripe23.InvoiceItemCreateParams) =>
       today.invoiceItems.create(params).catch((error: unknown) => error);
@@ -397,7 +442,15 @@ describe('Stripe object shapes by API version', () => {
     expect(await refused({ customer: customer.id })).toMatchObject({ statusCode: 400, param: 'amount' });
     // Its invoice's line: priced by the same Price, in basil's shape too.
     const draft = await today.invoices.create({ customer: customer.id, pending_invoice_items_behavior: 'include' });
-    expect(draft.total).toBe(3200);
+    expect(draft.total).toBe(3200 + 1750 + 704);
+    expect(draft.lines.data.map((line) => String(line.quantity_decimal)).sort()).toEqual([
+      '1',
+      '1.005',
+      '2',
+      '2.5',
+      '3',
+      '4',
+    ]);
     expect(draft.lines.data.map((line) => line.pricing?.price_details?.price ?? null)).toEqual(
       expect.arrayContaining([price.id]),
     );

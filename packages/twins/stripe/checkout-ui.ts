@@ -2,7 +2,7 @@
  * A Checkout Session's `ui_mode` by API version: `hosted` (a `url` to redirect to) or `embedded`
  * (Stripe.js mounts it with its `client_secret`, no `url`); `custom` (Elements with the Checkout
  * Sessions API) from `2025-03-31.basil`; and from `2026-03-25.dahlia` the same three named
- * `hosted_page`, `embedded_page` and `elements`, the old names refused, and `form` added (the embedded form, like `embedded_page` a `client_secret`) (Stripe's changelog,
+ * `hosted_page`, `embedded_page` and `elements`, the old names refused, and `form` added (the embedded form, like `embedded_page` a `client_secret`; an older version reads it as `embedded`) (Stripe's changelog,
  * "Updates Checkout Session UI mode enum values"; stripe 23.1.0's `Session.UiMode`). The twin keeps
  * the old name and answers each version its own.
  *
@@ -85,7 +85,10 @@ export function sessionAt(stored: Obj, version: string): Obj {
     session = answered;
   }
   const mode = session.ui_mode;
-  if (!since(version, RENAMED) || typeof mode !== 'string' || NEW_NAMES[mode] === undefined) return session;
+  // Before dahlia there is no `form`: a form session is shown as the embedded session it is (its
+  // `client_secret` mounted by Stripe.js), a name every older client reads.
+  if (!since(version, RENAMED)) return mode === 'form' ? { ...session, ui_mode: 'embedded' } : session;
+  if (typeof mode !== 'string' || NEW_NAMES[mode] === undefined) return session;
   return { ...session, ui_mode: NEW_NAMES[mode] };
 }
 

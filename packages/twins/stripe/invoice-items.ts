@@ -41,6 +41,60 @@ function oneOffPrice(unitAmount: number, currency: unknown, kit: FlowKit): Obj {
   return price;
 }
 
+/** `quantity_decimal` as Stripe takes it: a non-negative decimal of at most 12 decimal places. */
+const DECIMAL = /^(\d{1,15})(?:\.(\d{1,12}))?$/;
+
+/** The first version whose invoice items and lines carry `quantity_decimal` (`2026-03-25.dahlia`). */
+export const QUANTITY_DECIMAL = '2026-03-25';
+
+/**
+ * A quantity sent as `quantity` (a whole number) or dahlia's `quantity_decimal` (a decimal as text):
+ * its text (`"1.5"`, trailing zeros dropped) and the whole units (`1`), or Stripe's refusal.
+ */
+function quantityOf(sent: Obj): { decimal: string; units: number } | FlowError {
+  if (sent.quantity !== undefined && sent.quantity_decimal !== undefined) {
+    return invalidRequest(
+      'You may only specify one of these parameters: quantity, quantity_decimal.',
+      'quantity_decimal',
+    );
+  }
+  if (sent.quantity_decimal === undefined) {
+    const units = typeof sent.quantity === 'number' && Number.isSafeInteger(sent.quantity) ? sent.quantity : 1;
+    return { decimal: String(units), units };
+  }
+  const text = String(sent.quantity_decimal);
+  const parts = DECIMAL.exec(text);
+  if (parts === null) {
+    return invalidRequest(
+      `Invalid decimal: ${text.slice(0, 40)}. quantity_decimal is a non-negative decimal with at most 12 decimal places.`,
+      'quantity_decimal',
+    );
+  }
+  const whole = String(BigInt(parts[1] as string));
+  const fraction = (parts[2] ?? '').replace(/0+$/, '');
+  return { decimal: fraction === '' ? whole : `${whole}.${fraction}`, units: Number(whole) };
+}
+
+/** `unit` (cents) times the decimal `quantity`, rounded half up to a whole cent (exact, in integers). */
+function times(unit: number, quantity: string): number {
+  const [whole = '0', fraction = ''] = quantity.split('.');
+  const scale = 10n ** BigInt(fraction.length);
+  const product = BigInt(unit) * BigInt(whole + fraction);
+  const sign = product < 0n ? -1n : 1n;
+  const rounded = (sign * product * 2n + scale) / (2n * scale);
+  return Number(sign * rounded);
+}
+
+/** `shaped` with dahlia's `quantity_decimal` (from `source`) when `dahlia`, and without it before. */
+export function withQuantityDecimal(shaped: Obj, source: Obj, dahlia: boolean): Obj {
+  if (!dahlia) {
+    delete shaped.quantity_decimal;
+    return shaped;
+  }
+  shaped.quantity_decimal ??= typeof source.quantity === 'number' ? String(source.quantity) : null;
+  return shaped;
+}
+
 /** A unit amount sent as `unit_amount` (an integer) or `unit_amount_decimal` (a whole number of cents as text). */
 function unitAmountOf(sent: Obj): number | undefined {
   if (typeof sent.unit_amount === 'number' && Number.isSafeInteger(sent.unit_amount)) return sent.unit_amount;
@@ -74,7 +128,8 @@ export async function creatingInvoiceItem(item: Obj, sent: Obj, kit: FlowKit): P
   if (given.length > 1) {
     return invalidRequest(`You may only specify one of these parameters: ${given.join(', ')}.`, given[1]);
   }
-  const quantity = typeof sent.quantity === 'number' && Number.isSafeInteger(sent.quantity) ? sent.quantity : 1;
+  const quantity = quantityOf(sent);
+  if (isFlowError(quantity)) return quantity;
   let priced = await pricedBy(sent, kit);
   if (priced !== undefined && isFlowError(priced)) return priced;
   let price: Obj;
@@ -99,14 +154,15 @@ export async function creatingInvoiceItem(item: Obj, sent: Obj, kit: FlowKit): P
     );
   }
   const unit = typeof price.unit_amount === 'number' ? price.unit_amount : 0;
-  const amount = priced === undefined ? (sent.amount as number) : unit * quantity;
+  const amount = priced === undefined ? (sent.amount as number) : times(unit, quantity.decimal);
   Object.assign(item, {
     amount,
     currency: price.currency ?? sent.currency ?? item.currency,
     discountable: typeof sent.discountable === 'boolean' ? sent.discountable : amount >= 0,
     plan: null,
     price,
-    quantity: priced === undefined ? 1 : quantity,
+    quantity: priced === undefined ? 1 : quantity.units,
+    quantity_decimal: priced === undefined ? '1' : quantity.decimal,
     subscription: typeof sent.subscription === 'string' ? sent.subscription : null,
     subscription_item: null,
     unit_amount: unit,
@@ -117,11 +173,15 @@ export async function creatingInvoiceItem(item: Obj, sent: Obj, kit: FlowKit): P
   return undefined;
 }
 
-/** `item` (an `invoiceitem`) in the version answered, `basil` whether it is `2025-03-31` or newer. */
-export function invoiceItemAt(item: Obj, basil: boolean): Obj {
+/**
+ * `item` (an `invoiceitem`) in the version answered: `basil` whether it is `2025-03-31` or newer,
+ * `dahlia` whether `2026-03-25` or newer (`quantity_decimal`).
+ */
+export function invoiceItemAt(item: Obj, basil: boolean, dahlia: boolean): Obj {
   const shaped: Obj = {};
   const gone = basil ? ITEM_GONE : ITEM_NEW;
   for (const [key, value] of Object.entries(item)) if (!gone.includes(key)) shaped[key] = value;
+  withQuantityDecimal(shaped, item, dahlia);
   if (!basil || 'parent' in item) return shaped;
   const subscription = idOf(item.subscription);
   shaped.parent =

@@ -35,6 +35,8 @@ export async function creatingInvoice(invoice: Obj, sent: Obj, kit: FlowKit): Pr
     price: item.price ?? null,
     proration: false,
     quantity: Number(item.quantity) || 1,
+    quantity_decimal:
+      typeof item.quantity_decimal === 'string' ? item.quantity_decimal : String(Number(item.quantity) || 1),
     subscription: null,
     type: 'invoiceitem',
   }));

@@ -9,6 +9,7 @@
  * @module
  */
 import { idOf, record } from '../src/records.js';
+import { withQuantityDecimal } from './invoice-items.js';
 
 type Obj = Record<string, unknown>;
 
@@ -84,11 +85,15 @@ function taxesOf(amounts: unknown): Obj[] {
   });
 }
 
-/** `line` (an invoice's `line_item`) in `version`, `basil` whether it is `2025-03-31` or newer. */
-export function lineItemAt(line: Obj, basil: boolean): Obj {
+/**
+ * `line` (an invoice's `line_item`) in `version`: `basil` whether it is `2025-03-31` or newer,
+ * `dahlia` whether `2026-03-25` or newer (`quantity_decimal`).
+ */
+export function lineItemAt(line: Obj, basil: boolean, dahlia: boolean): Obj {
   const shaped: Obj = {};
   const gone = basil ? LINE_GONE : LINE_NEW;
   for (const [key, value] of Object.entries(line)) if (!gone.includes(key)) shaped[key] = value;
+  withQuantityDecimal(shaped, line, dahlia);
   if (!basil || 'parent' in line) return shaped;
   shaped.parent = parentOf(line);
   shaped.pricing = pricingOf(line.price);

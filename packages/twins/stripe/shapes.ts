@@ -17,7 +17,7 @@
 
 import { record } from '../src/records.js';
 import { sessionAt } from './checkout-ui.js';
-import { invoiceItemAt } from './invoice-items.js';
+import { invoiceItemAt, QUANTITY_DECIMAL } from './invoice-items.js';
 import { invoicePaymentOf, paymentsList } from './invoice-payments.js';
 import { lineItemAt } from './line-items.js';
 
@@ -180,8 +180,12 @@ function included(object: Obj, expand: ReadonlySet<string>, path: string): Obj {
 function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
   if (object.object === 'subscription') return subscriptionAt(object, version);
   if (object.object === 'invoice') return invoiceAt(object, version, expanded);
-  if (object.object === 'line_item') return lineItemAt(object, since(version, BASIL));
-  if (object.object === 'invoiceitem') return invoiceItemAt(object, since(version, BASIL));
+  if (object.object === 'line_item') {
+    return lineItemAt(object, since(version, BASIL), since(version, QUANTITY_DECIMAL));
+  }
+  if (object.object === 'invoiceitem') {
+    return invoiceItemAt(object, since(version, BASIL), since(version, QUANTITY_DECIMAL));
+  }
   if (object.object === 'checkout.session') return sessionAt(object, version);
   return object;
 }
