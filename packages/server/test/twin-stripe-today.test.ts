@@ -165,6 +165,53 @@ describe('the Stripe twin as Stripe is today (#72)', () => {
     }
   });
 
+  it('voids an unpaid resumption invoice when it expires (23 hours on the clock), the subscription paused again', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe } = await stripeTwin(hooks);
+      const start = 1_767_225_600; // 2026-01-01T00:00:00Z
+      const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
+      const customer = await stripe.customers.create({ email: 'void@example.com', test_clock: clock.id });
+      const price = await stripe.prices.create({
+        product_data: { name: 'Plan' },
+        unit_amount: 800,
+        currency: 'usd',
+        recurring: { interval: 'month' },
+      });
+      const trial = await stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        trial_period_days: 7,
+        trial_settings: { end_behavior: { missing_payment_method: 'pause' } },
+      });
+      await stripe.subscriptions.update(trial.id, { trial_end: 'now' });
+      const waiting = await stripe.subscriptions.resume(trial.id, { expand: ['latest_invoice'] });
+      const invoice = waiting.latest_invoice as Stripe.Invoice;
+      expect([waiting.status, invoice.status]).toEqual(['past_due', 'open']);
+      // Not yet: 22 hours on, the invoice is still payable.
+      await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: start + 22 * 3600 });
+      expect((await stripe.invoices.retrieve(invoice.id)).status).toBe('open');
+      await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: start + 24 * 3600 });
+      const voided = await stripe.invoices.retrieve(invoice.id);
+      expect([voided.status, voided.status_transitions.voided_at]).toEqual(['void', start + 23 * 3600]);
+      const intent = await stripe.paymentIntents.retrieve(String(voided.payment_intent));
+      expect([intent.status, intent.cancellation_reason]).toEqual(['canceled', 'void_invoice']);
+      const paused = await stripe.subscriptions.retrieve(trial.id);
+      expect([paused.status, paused.latest_invoice]).toEqual(['paused', invoice.id]);
+      const types = (await stripe.events.list({ limit: 100 })).data.map((event) => event.type);
+      for (const type of ['invoice.voided', 'payment_intent.canceled', 'customer.subscription.paused']) {
+        expect(types).toContain(type);
+      }
+      // Voided, it can no longer be paid: its PaymentIntent is canceled.
+      const late = await stripe.paymentIntents
+        .confirm(intent.id, { payment_method: 'pm_card_visa' })
+        .catch((error: unknown) => error);
+      expect(late).toMatchObject({ statusCode: 400 });
+    } finally {
+      await hooks.close();
+    }
+  });
+
   it('updates a draft invoice of pending invoice items with invoice.updated and its previous_attributes', async () => {
     const hooks = await hookReceiver();
     try {

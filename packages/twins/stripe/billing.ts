@@ -12,7 +12,7 @@
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
 import { INTENTS, madeIntent, type Payment, writeCharge, writePaidIntent } from './charges.js';
-import { atClock, clockOfCustomer } from './clocks.js';
+import { atClock, clockOfCustomer, kitOfCustomer } from './clocks.js';
 import { cardError, decline, declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam } from './errors.js';
 import { writeInvoice } from './invoice-payments.js';
@@ -548,7 +548,8 @@ async function trialEndedNow(
       ),
     };
   }
-  const now = Math.floor(kit.now() / 1000);
+  // `now` is the clock's for a customer on a test clock.
+  const now = Math.floor((await kitOfCustomer(subscription.customer, kit)).now() / 1000);
   return { sent: { ...sent, trial_end: now, current_period_end: now, status: 'paused' } };
 }
 

@@ -104,6 +104,12 @@ export async function clockOfCustomer(customer: unknown, kit: FlowKit): Promise<
   return found?.object === 'customer' ? clockNamed(found.test_clock, kit) : undefined;
 }
 
+/** The kit of `customer`'s time: its test clock's frozen time when it is on one, else `wall`. */
+export async function kitOfCustomer(customer: unknown, wall: FlowKit): Promise<FlowKit> {
+  const clock = await clockOfCustomer(customer, wall);
+  return clock === undefined ? wall : atClock(wall, Number(clock.frozen_time));
+}
+
 /** The running subscriptions of the clock's customers, each with the open invoice it may retry. */
 async function runningOn(clock: Obj, kit: FlowKit): Promise<Running[]> {
   const customers = new Set(
@@ -122,7 +128,18 @@ async function runningOn(clock: Obj, kit: FlowKit): Promise<Running[]> {
             intent: typeof invoice.payment_intent === 'string' ? await kit.find(invoice.payment_intent) : undefined,
           }
         : undefined;
-    running.push({ subscription, open });
+    // An unpaid resumption invoice (resume.ts: resumed `past_due`, nothing to retry) expires.
+    const resumption =
+      invoice?.status === 'open' &&
+      invoice.billing_reason === 'subscription_update' &&
+      typeof invoice.next_payment_attempt !== 'number' &&
+      subscription.status === 'past_due'
+        ? {
+            invoice,
+            intent: typeof invoice.payment_intent === 'string' ? await kit.find(invoice.payment_intent) : undefined,
+          }
+        : undefined;
+    running.push({ subscription, open, resumption });
   }
   return running;
 }

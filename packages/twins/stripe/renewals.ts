@@ -35,11 +35,19 @@ export const TRIAL_NOTICE = 3 * DAY;
  */
 export const RETRY_DAYS = [3, 5, 7] as const;
 
+/**
+ * How long a resumption invoice (resume.ts) stays payable: unpaid after it, Stripe voids it ("The
+ * resumption invoice will void automatically if not paid by the expiration date", its reference).
+ */
+export const RESUMPTION_EXPIRES = 23 * 3600;
+
 /** A subscription on the clock as an advance moves it, and the open invoice it may retry. */
 export interface Running {
   subscription: Obj;
   /** Its latest invoice while it is `open` (a failed payment to retry), and that invoice's PaymentIntent. */
   open?: { invoice: Obj; intent: Obj | undefined } | undefined;
+  /** Its unpaid resumption invoice (it was resumed `past_due`), voided when it expires, and its PaymentIntent. */
+  resumption?: { invoice: Obj; intent: Obj | undefined } | undefined;
   /** Its `trial_will_end` was sent in this advance. */
   warned?: boolean;
 }
@@ -47,7 +55,7 @@ export interface Running {
 /** What happens next to a running subscription, and when (Unix seconds). */
 export interface Step {
   at: number;
-  kind: 'warn' | 'renew' | 'cancel' | 'retry';
+  kind: 'warn' | 'renew' | 'cancel' | 'retry' | 'expire';
 }
 
 /** The length of a subscription's period: its first item's price's interval. */
@@ -65,6 +73,11 @@ export function nextStep(running: Running, from: number, to: number): Step | und
   if (sub.status === 'trialing' && typeof sub.trial_end === 'number' && !running.warned) {
     const notice = sub.trial_end - TRIAL_NOTICE;
     if (notice > from && notice <= to) steps.push({ at: notice, kind: 'warn' });
+  }
+  const resumed = running.resumption?.invoice.created;
+  if (typeof resumed === 'number') {
+    const expires = resumed + RESUMPTION_EXPIRES;
+    if (expires > from && expires <= to) steps.push({ at: expires, kind: 'expire' });
   }
   const retry = running.open?.invoice.next_payment_attempt;
   if (typeof retry === 'number' && retry <= to && retry < end) steps.push({ at: retry, kind: 'retry' });
@@ -88,7 +101,35 @@ export async function runStep(running: Running, step: Step, kit: FlowKit): Promi
     return;
   }
   if (step.kind === 'retry') return retry(running, kit);
+  if (step.kind === 'expire') return expire(running, step.at, kit);
   return renew(running, kit);
+}
+
+/**
+ * An unpaid resumption invoice expired: voided (`invoice.voided`, its PaymentIntent canceled with
+ * `void_invoice`, as a voided invoice's is), and the subscription, never unpaused ("it must be paid
+ * or marked uncollectible before the subscription will be unpaused"), `paused` again
+ * (`customer.subscription.updated`, `customer.subscription.paused`).
+ */
+function expire(running: Running, at: number, kit: FlowKit): void {
+  const { invoice, intent } = running.resumption ?? { invoice: {}, intent: undefined };
+  running.resumption = undefined;
+  if (intent !== undefined && intent.status !== 'succeeded' && intent.status !== 'canceled') {
+    const canceled = { ...intent, status: 'canceled', canceled_at: at, cancellation_reason: 'void_invoice' };
+    kit.write({
+      kind: 'updated',
+      template: INTENTS,
+      object: canceled,
+      events: ['payment_intent.canceled'],
+      after: true,
+    });
+  }
+  const transitions = { ...((invoice.status_transitions as Obj | undefined) ?? {}), voided_at: at };
+  const voided = { ...invoice, status: 'void', status_transitions: transitions, next_payment_attempt: null };
+  updateInvoice(voided, ['invoice.voided'], kit);
+  running.subscription = { ...running.subscription, status: 'paused', current_period_end: at };
+  const events = ['customer.subscription.updated', 'customer.subscription.paused'];
+  kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...running.subscription }, events, after: true });
 }
 
 /** The payment method a subscription's invoices are charged to, and the test card it pays as. */

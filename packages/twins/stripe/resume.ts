@@ -13,6 +13,7 @@
 import type { ActionOutcome, FlowKit } from '@mockpoint/core/internal';
 import { chargedIntent, invoiceOf, invoiceStates, paidBy, RESUMED } from './billing.js';
 import { madeIntent } from './charges.js';
+import { kitOfCustomer } from './clocks.js';
 import { invalidRequest } from './errors.js';
 import { writeInvoice } from './invoice-payments.js';
 import { payingOf, periodOf, totalOf } from './renewals.js';
@@ -20,8 +21,10 @@ import { payingOf, periodOf, totalOf } from './renewals.js';
 type Obj = Record<string, unknown>;
 
 /** `subscription` resumed by `POST /v1/subscriptions/{id}/resume` with `sent`. */
-export async function resumedSubscription(subscription: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome> {
+export async function resumedSubscription(subscription: Obj, sent: Obj, wall: FlowKit): Promise<ActionOutcome> {
   const id = String(subscription.id);
+  // A customer on a test clock resumes at the clock's time (its invoice then expires by the clock).
+  const kit = await kitOfCustomer(subscription.customer, wall);
   if (subscription.status !== 'paused') {
     return {
       error: invalidRequest(
