@@ -16,6 +16,7 @@ import { atClock, clockOfCustomer, kitOfCustomer } from './clocks.js';
 import { cardError, decline, declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam } from './errors.js';
 import { writeInvoice } from './invoice-payments.js';
+import { isSepa } from './sepa.js';
 import { testOf } from './setup.js';
 import { billingModeMade } from './shapes.js';
 
@@ -145,6 +146,17 @@ export function chargedIntent(
   if (paying.method === null) return intent;
   intent.payment_method = paying.method;
   const test = paying.test ?? paying.method;
+  if (isSepa(test)) {
+    // A renewal of a customer whose default became a SEPA debit: the twin debits none for invoices.
+    intent.last_payment_error = {
+      code: 'payment_method_unsupported_type',
+      message:
+        'The twin pays invoices by card only; this SEPA Direct Debit payment method is not debited for an invoice.',
+      payment_method: { id: paying.method, type: 'sepa_debit' },
+      type: 'invalid_request_error',
+    };
+    return intent;
+  }
   if (decline(intent, kit, test) !== undefined) return intent;
   if (test === 'pm_card_authenticationRequired') {
     intent.status = 'requires_action';
@@ -492,6 +504,12 @@ export async function creatingSubscription(
   const given = typeof sent.default_payment_method === 'string' ? sent.default_payment_method : null;
   const method = incomplete ? null : (given ?? (await customerMethod(sent.customer, kit)));
   const paying = { method, test: method === null ? undefined : await testOf(method, kit) };
+  if (isSepa(paying.test)) {
+    return invalidRequest(
+      `The twin pays a subscription's invoices by card only: ${String(method)} is a SEPA Direct Debit PaymentMethod, whose debits it settles for PaymentIntents and Checkout Sessions (docs/twins.md). Pay with a card (pm_card_visa), or confirm the invoice's PaymentIntent yourself.`,
+      given === null ? 'customer' : 'default_payment_method',
+    );
+  }
   const made = {
     customer: sent.customer,
     items,

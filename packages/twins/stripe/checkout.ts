@@ -13,9 +13,13 @@
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { priceOf, subscribe } from './billing.js';
-import { writePaidIntent } from './charges.js';
+import { madeIntent, writePaidIntent } from './charges.js';
 import { onOwnPage, SESSION_BILLING_MODE, uiModeOf } from './checkout-ui.js';
+import { declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
+import { isSepa } from './sepa.js';
+import { checkoutSepa } from './sepa-payments.js';
+import { testOf } from './setup.js';
 import { billingModeMade } from './shapes.js';
 
 export const SESSIONS = '/v1/checkout/sessions';
@@ -54,7 +58,7 @@ export function sessionPost(operationId: string, properties: Obj, more: Obj = {}
 export const checkoutPaths: Record<string, Obj> = {
   [COMPLETE]: sessionPost(
     'TwinCompleteCheckoutSession',
-    { expand: { type: 'array', items: { type: 'string' } } },
+    { expand: { type: 'array', items: { type: 'string' } }, payment_method: { type: 'string', maxLength: 255 } },
     { 'x-mockpoint-owner': SESSIONS },
   ),
 };
@@ -143,13 +147,48 @@ function customerDetails(session: Obj): Obj {
   };
 }
 
-/** The session completed as a customer paying with a test card would. */
-function complete(session: Obj, kit: FlowKit): ActionOutcome {
+/**
+ * How the payer pays a session: `pm_card_visa` unless the helper names a `payment_method` (a card
+ * that succeeds, or a SEPA Direct Debit PaymentMethod the twin holds); the refusal of another.
+ */
+async function payingBy(
+  session: Obj,
+  sent: Obj,
+  kit: FlowKit,
+): Promise<{ sepa?: { test: string; method: Obj } } | FlowError> {
+  const given = sent.payment_method;
+  if (typeof given !== 'string') return {};
+  const test = await testOf(given, kit);
+  if (test === undefined) return noSuch('payment_method', given, 'payment_method');
+  if (!isSepa(test)) {
+    if (declineOf(test) === undefined && test !== 'pm_card_authenticationRequired') return {};
+    return invalidRequest(
+      `The twin's Checkout helper completes a session with a card that succeeds or a SEPA Direct Debit PaymentMethod; ${given} declines or asks for 3-D Secure: confirm a PaymentIntent with it to test that.`,
+      'payment_method',
+    );
+  }
+  // The types the session was made with (`payment_method_types`, endive's `allowed_payment_method_types`);
+  // none named: dynamic payment methods, which offer SEPA Direct Debit for eur.
+  const named = [session.payment_method_types, session.allowed_payment_method_types].filter(Array.isArray).flat();
+  const allowed = named.length === 0 || named.includes('sepa_debit');
+  if (session.mode !== 'payment' || !allowed || session.currency !== 'eur') {
+    return invalidRequest(
+      'A SEPA Direct Debit PaymentMethod completes a payment-mode session in eur whose payment method types (payment_method_types, allowed_payment_method_types) take sepa_debit, or name none; the twin does not start a subscription on one.',
+      'payment_method',
+    );
+  }
+  return { sepa: { test, method: (await kit.find(given)) ?? {} } };
+}
+
+/** The session completed as a customer paying with a test card (or a SEPA debit: `payingBy`) would. */
+async function complete(session: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome> {
   if (session.status !== 'open') {
     return {
       error: invalidRequest(`This Checkout Session is ${String(session.status)}; only an open one can be completed.`),
     };
   }
+  const paying = await payingBy(session, sent, kit);
+  if (isFlowError(paying)) return { error: paying };
   const lines = ((session.line_items as Obj | undefined)?.data ?? []) as Obj[];
   const done: Obj = {
     ...session,
@@ -165,7 +204,18 @@ function complete(session: Obj, kit: FlowKit): ActionOutcome {
     kit.write({ kind: 'created', template: '/v1/customers', object: made });
     done.customer = customer;
   }
-  if (session.mode === 'payment') {
+  if (session.mode === 'payment' && paying.sepa !== undefined) {
+    // A delayed notification method: complete but `unpaid` until the debit settles (sepa-payments.ts).
+    done.payment_status = 'unpaid';
+    const payment = {
+      amount: Number(session.amount_total) || 0,
+      currency: session.currency,
+      customer: customer ?? null,
+    };
+    const intent = madeIntent({ ...payment, metadata: session.metadata }, kit);
+    done.payment_intent = intent.id;
+    checkoutSepa(intent, done, kit, paying.sepa.test, paying.sepa.method);
+  } else if (session.mode === 'payment') {
     const intent = writePaidIntent(
       {
         amount: Number(session.amount_total) || 0,
@@ -206,17 +256,18 @@ function expire(session: Obj, kit: FlowKit): ActionOutcome {
 }
 
 /** The session actions: complete (the test helper), expire, its line items. */
-export function sessionAction(
+export async function sessionAction(
   template: string,
   method: string,
   session: Obj | undefined,
   id: string,
+  sent: Obj,
   kit: FlowKit,
-): ActionOutcome | undefined {
+): Promise<ActionOutcome | undefined> {
   const helper = template === COMPLETE;
   if (helper && session === undefined) return { error: noSuch('checkout.session', id, 'session') };
   if (session === undefined) return undefined;
-  if (helper && method === 'POST') return complete(session, kit);
+  if (helper && method === 'POST') return complete(session, sent, kit);
   if (template === `${SESSIONS}/{session}/expire` && method === 'POST') return expire(session, kit);
   if (template === `${SESSIONS}/{session}/line_items` && method === 'GET') {
     return { object: session, answer: session.line_items, events: [] };

@@ -27,6 +27,8 @@ const MOVED: Record<string, string[]> = {
   succeeded: ['payment_intent.succeeded'],
   requires_capture: ['payment_intent.amount_capturable_updated'],
   requires_action: ['payment_intent.requires_action'],
+  // A delayed notification method's payment (SEPA Direct Debit, sepa.ts) until it settles.
+  processing: ['payment_intent.processing'],
   // Its `charge.failed` is the failed Charge's own event (declines.ts).
   requires_payment_method: ['payment_intent.payment_failed'],
   canceled: ['payment_intent.canceled'],

@@ -141,7 +141,63 @@ const link: FixtureStep[] = [
 ];
 
 /** Stripe's: the calls `stripe trigger` makes for the same event (its fixtures), in the twin's flows. */
+/** A SEPA Direct Debit PaymentMethod of Stripe's test IBAN `iban` (sepa.ts), as the Stripe CLI's fixtures make one. */
+const sepaMethod = (iban: string): FixtureStep => ({
+  method: 'POST',
+  path: '/v1/payment_methods',
+  body: {
+    type: 'sepa_debit',
+    'sepa_debit[iban]': iban,
+    'billing_details[name]': 'Jenny Rosen',
+    'billing_details[email]': 'jenny.rosen@example.com',
+  },
+});
+/** A SEPA debit of €10 by the PaymentMethod just made, confirmed with an offline mandate (the Stripe CLI's `payment_intent.processing`). */
+const sepaDebit: FixtureStep = {
+  method: 'POST',
+  path: '/v1/payment_intents',
+  body: {
+    amount: 1000,
+    currency: 'eur',
+    'allowed_payment_method_types[0]': 'sepa_debit',
+    payment_method: '{payment_method}',
+    confirm: true,
+    'mandate_data[customer_acceptance][type]': 'offline',
+  },
+};
+/** A payment-mode Checkout Session in eur taking SEPA debits, completed by the payer's debit of `iban`. */
+const sepaCheckout = (iban: string): FixtureStep[] => [
+  product,
+  {
+    method: 'POST',
+    path: '/v1/prices',
+    body: { product: '{id}', unit_amount: 1500, currency: 'eur' },
+  },
+  sepaMethod(iban),
+  {
+    method: 'POST',
+    path: '/v1/checkout/sessions',
+    body: {
+      mode: 'payment',
+      'allowed_payment_method_types[0]': 'sepa_debit',
+      'line_items[0][price]': '{price}',
+      'line_items[0][quantity]': 2,
+      success_url: 'https://example.com/success',
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/test_helpers/checkout/sessions/{id}/complete',
+    body: { payment_method: '{payment_method}' },
+  },
+];
+
 export const STRIPE: Record<string, readonly FixtureStep[]> = {
+  // SEPA Direct Debit (sepa.ts): the Stripe CLI's IBAN that stays processing; one that settles; one that fails.
+  'payment_intent.processing': [sepaMethod('AT321904300235473204'), sepaDebit],
+  'charge.pending': [sepaMethod('AT321904300235473204'), sepaDebit],
+  'checkout.session.async_payment_succeeded': sepaCheckout('AT611904300234573201'),
+  'checkout.session.async_payment_failed': sepaCheckout('AT861904300235473202'),
   'customer.created': [customer],
   'customer.updated': [customer, { method: 'POST', path: '/v1/customers/{id}', body: { description: 'updated' } }],
   'customer.deleted': [customer, { method: 'DELETE', path: '/v1/customers/{id}' }],

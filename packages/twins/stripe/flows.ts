@@ -31,7 +31,7 @@ import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './check
 import { amendingSession, sessionUpdatePaths } from './checkout-update.js';
 import { advanceClock, CLOCKS, CUSTOMERS, creatingClock, creatingCustomer } from './clocks.js';
 import { decline } from './declines.js';
-import { errorMembers } from './errors.js';
+import { errorMembers, noSuch } from './errors.js';
 import { creatingEndpoint, endpointLimit, forEndpoint, stripeEvent, stripeEventTypes, subscribes } from './events.js';
 import { creatingInvoiceItem } from './invoice-items.js';
 import { INVOICE_PAYMENTS, invoicePaymentPaths, listPayments } from './invoice-payments.js';
@@ -41,6 +41,8 @@ import { checkMetadata } from './metadata.js';
 import { createdPayout, PAYOUTS } from './payouts.js';
 import { creatingRefund } from './refunds.js';
 import { resumedSubscription } from './resume.js';
+import { isSepa, refusedSepa } from './sepa.js';
+import { SETTLE, settleNow, settlePaths, startSepa } from './sepa-payments.js';
 import {
   createdSetup,
   creatingMethod,
@@ -55,12 +57,16 @@ import { renderStripe, rendersStripe } from './shapes.js';
 
 const ENDPOINTS = '/v1/webhook_endpoints';
 
-/** Confirms `intent` with its payment method: its new state, and the error a decline answers. */
+/**
+ * Confirms `intent` with its payment method: its new state, and the error a decline answers; a
+ * SEPA Direct Debit one (`method` the PaymentMethod the twin holds) is `processing` (sepa.ts).
+ */
 function confirm(
   intent: Record<string, unknown>,
   tools: FlowKit,
   after: boolean,
   test: unknown = intent.payment_method,
+  held?: Record<string, unknown>,
 ): FlowError | undefined {
   const method = intent.payment_method;
   if (typeof method !== 'string' || method === '') {
@@ -72,6 +78,10 @@ function confirm(
         'You cannot confirm this PaymentIntent because it has no payment method. Pass one as `payment_method`, e.g. pm_card_visa.',
       param: 'payment_method',
     };
+  }
+  if (isSepa(test)) {
+    startSepa(intent, tools, after, test, held);
+    return undefined;
   }
   const refused = decline(intent, tools, test);
   if (refused !== undefined) return refused;
@@ -113,7 +123,13 @@ async function act(
   if (tail === 'confirm') {
     if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
     if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
-    const error = confirm(next, tools, true, (await testOf(next.payment_method, tools)) ?? next.payment_method);
+    const test = (await testOf(next.payment_method, tools)) ?? next.payment_method;
+    const held = isSepa(test) ? await tools.find(String(next.payment_method)) : undefined;
+    if (isSepa(test)) {
+      const refused = refusedSepa(next, sent);
+      if (refused !== undefined) return { error: refused };
+    }
+    const error = confirm(next, tools, true, test, held);
     await paidInvoice(next, tools);
     return error === undefined ? { object: next } : { object: next, error };
   }
@@ -144,6 +160,11 @@ async function acting(
   kit: FlowKit,
 ): Promise<ActionOutcome | undefined> {
   const { op, values } = matched;
+  if (op.template === SETTLE && op.method === 'POST') {
+    return stored === undefined
+      ? { error: noSuch('payment_intent', values.intent ?? '', 'intent') }
+      : settleNow(stored, kit);
+  }
   const intent = /^\/v1\/payment_intents\/\{intent\}\/(confirm|capture|cancel)$/.exec(op.template);
   if (intent !== null) {
     return op.method !== 'POST' || stored === undefined ? undefined : act(intent[1] as string, stored, sent, kit);
@@ -159,7 +180,7 @@ async function acting(
       : setupAction(setup[1] as string, stored, sent, kit);
   }
   if (op.template.includes('checkout/sessions/{session}')) {
-    return sessionAction(op.template, op.method, stored, values.session ?? '', kit);
+    return sessionAction(op.template, op.method, stored, values.session ?? '', sent, kit);
   }
   // An invoice's lines (`GET /v1/invoices/{invoice}/lines`) as its `lines` hold them.
   if (op.template === `${INVOICES}/{invoice}/lines` && op.method === 'GET' && stored !== undefined) {
@@ -191,7 +212,7 @@ function creating(
   if (template === CUSTOMERS) return creatingCustomer(object, sent, kit);
   if (template === CLOCKS) return Promise.resolve(creatingClock(object, sent, kit));
   if (template === SETUP_INTENTS) return creatingSetup(object, sent, kit);
-  if (template === METHODS) creatingMethod(object, sent, kit);
+  if (template === METHODS) return Promise.resolve(creatingMethod(object, sent, kit));
   if (template === INTENTS) return creatingIntent(object, sent, kit);
   if (template === PRICES) createdPrice(object, sent, kit);
   if (template === ENDPOINTS) return Promise.resolve(creatingEndpoint(object, sent, kit));
@@ -216,23 +237,36 @@ const ACTIVE = new Set([
   '/v1/shipping_rates',
 ]);
 
-/** The test card a PaymentIntent made with `confirm: true` pays as, for `created` (the same object). */
-const PAYS_AS = new WeakMap<Record<string, unknown>, string>();
+/**
+ * The test card a PaymentIntent made with `confirm: true` pays as, for `created` (the same
+ * object), and the PaymentMethod the twin holds of a SEPA one.
+ */
+const PAYS_AS = new WeakMap<Record<string, unknown>, { test: string; held?: Record<string, unknown> | undefined }>();
 
-/** Looks up the test card a new PaymentIntent's payment method pays as (one the twin holds: its card). */
+/**
+ * Looks up the test card a new PaymentIntent's payment method pays as (one the twin holds: its
+ * card); a SEPA confirm Stripe refuses (not `eur`, no mandate) refuses the create.
+ */
 async function creatingIntent(
   object: Record<string, unknown>,
   sent: Record<string, unknown>,
   kit: FlowKit,
-): Promise<undefined> {
+): Promise<FlowError | undefined> {
   const test = sent.confirm === true ? await testOf(sent.payment_method, kit) : undefined;
-  if (test !== undefined) PAYS_AS.set(object, test);
+  if (test === undefined) return undefined;
+  if (!isSepa(test)) {
+    PAYS_AS.set(object, { test });
+    return undefined;
+  }
+  const refused = refusedSepa({ ...object, currency: sent.currency }, sent);
+  if (refused !== undefined) return refused;
+  PAYS_AS.set(object, { test, held: await kit.find(String(sent.payment_method)) });
   return undefined;
 }
 
 export const stripeFlows: TwinFlows = {
   required: true,
-  paths: { ...checkoutPaths, ...sessionUpdatePaths, ...invoicePaymentPaths },
+  paths: { ...checkoutPaths, ...sessionUpdatePaths, ...invoicePaymentPaths, ...settlePaths },
   rendered: renderStripe,
   renders: rendersStripe,
   // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
@@ -277,12 +311,12 @@ export const stripeFlows: TwinFlows = {
     object.next_action = null;
     object.latest_charge = null;
     object.status = typeof sent.payment_method === 'string' ? 'requires_confirmation' : 'requires_payment_method';
-    const test = PAYS_AS.get(object);
+    const pays = PAYS_AS.get(object);
     PAYS_AS.delete(object);
     if (sent.confirm !== true) return undefined;
     // Its `payment_intent.created` shows it as made, before the confirm moves it on.
     tools.snapshot('payment_intent.created', object);
-    return confirm(object, tools, true, test ?? object.payment_method);
+    return confirm(object, tools, true, pays?.test ?? object.payment_method, pays?.held);
   },
   updating(template, object, _was, tools, sent) {
     if (template === SUBSCRIPTIONS) updatedSubscription(object, sent, tools.now());

@@ -14,6 +14,7 @@ import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal
 import { isTestMethod, methodObject, testMethodOf } from './cards.js';
 import { cardError, declineOf, lastError } from './declines.js';
 import { invalidRequest, missingParam } from './errors.js';
+import { creatingSepaMethod, sepaKeyOf } from './sepa.js';
 
 export const METHODS = '/v1/payment_methods';
 export const SETUP_INTENTS = '/v1/setup_intents';
@@ -31,12 +32,17 @@ export async function testOf(method: unknown, kit: FlowKit): Promise<string | un
   if (isTestMethod(method)) return method;
   if (typeof method !== 'string' || !method.startsWith('pm_')) return undefined;
   const found = await kit.find(method);
-  return found?.object === 'payment_method' ? testMethodOf(found) : undefined;
+  if (found?.object !== 'payment_method') return undefined;
+  return found.type === 'sepa_debit' ? sepaKeyOf(found) : testMethodOf(found);
 }
 
-/** A new PaymentMethod of `type: card` from a test token (`tok_visa` is `pm_card_visa`'s card). */
-export function creatingMethod(method: Obj, sent: Obj, kit: FlowKit): void {
-  if (sent.type !== 'card') return;
+/**
+ * A new PaymentMethod of `type: card` from a test token (`tok_visa` is `pm_card_visa`'s card), or
+ * of `type: sepa_debit` from an IBAN (sepa.ts); Stripe's refusal of an IBAN it cannot take.
+ */
+export function creatingMethod(method: Obj, sent: Obj, kit: FlowKit): FlowError | undefined {
+  if (sent.type === 'sepa_debit') return creatingSepaMethod(method, sent);
+  if (sent.type !== 'card') return undefined;
   const card = sent.card as Obj | undefined;
   const token = typeof card?.token === 'string' ? card.token : 'tok_visa';
   const test = `pm_card_${token.replace(/^tok_/, '')}`;
@@ -44,6 +50,7 @@ export function creatingMethod(method: Obj, sent: Obj, kit: FlowKit): void {
   const exampleType = method.type;
   if (typeof exampleType === 'string' && exampleType !== 'card') delete method[exampleType];
   Object.assign(method, shown, { metadata: method.metadata ?? {} });
+  return undefined;
 }
 
 /** The `402 card_error` of a card that declines when saved (every declining one but `pm_card_chargeCustomerFail`). */
