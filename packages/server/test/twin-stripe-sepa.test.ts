@@ -259,6 +259,43 @@ describe.each(['memory', 'level'] as const)('SEPA Direct Debit on the Stripe twi
   });
 });
 
+describe('payment_method_types, which endive took away', () => {
+  it('is refused from 2026-09-30.endive as an unknown parameter, and taken by an older version', async () => {
+    const hooks = await hookReceiver();
+    const { options } = await sepaTwin('memory', hooks);
+    await hooks.close();
+    const create = (version: string, form: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${options.port}/v1/payment_intents`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer sk_test_1',
+          'content-type': 'application/x-www-form-urlencoded',
+          'stripe-version': version,
+        },
+        body: new URLSearchParams({ amount: '1000', currency: 'eur', ...form }),
+      });
+    const refused = await create('2026-10-28.endive', { 'payment_method_types[0]': 'sepa_debit' });
+    expect([refused.status, ((await refused.json()) as { error: unknown }).error]).toEqual([
+      400,
+      expect.objectContaining({
+        code: 'parameter_unknown',
+        param: 'payment_method_types',
+        message: 'Received unknown parameter: payment_method_types',
+      }),
+    ]);
+    const older = await create('2026-08-26.dahlia', { 'payment_method_types[0]': 'sepa_debit' });
+    expect([older.status, ((await older.json()) as { payment_method_types: unknown }).payment_method_types]).toEqual([
+      200,
+      ['sepa_debit'],
+    ]);
+    const today = await create('2026-10-28.endive', { 'allowed_payment_method_types[0]': 'sepa_debit' });
+    expect([today.status, ((await today.json()) as { payment_method_types: unknown }).payment_method_types]).toEqual([
+      200,
+      ['sepa_debit'],
+    ]);
+  });
+});
+
 describe('mockpoint trigger stripe of the SEPA events', () => {
   it('sends payment_intent.processing, charge.pending and checkout.session.async_payment_* made through the flows', async () => {
     const hooks = await hookReceiver();

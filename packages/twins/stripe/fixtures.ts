@@ -103,7 +103,7 @@ const advance: FixtureStep = {
 const setup = (extra: Record<string, string | boolean>): FixtureStep => ({
   method: 'POST',
   path: '/v1/setup_intents',
-  body: { description: '(created by mockpoint trigger)', 'payment_method_types[0]': 'card', ...extra },
+  body: { description: '(created by mockpoint trigger)', 'allowed_payment_method_types[0]': 'card', ...extra },
 });
 
 /** A customer's pending invoice item of $20 and a draft invoice that includes it. */

@@ -40,6 +40,7 @@ import { creatingLink, PAYMENT_LINKS } from './links.js';
 import { checkMetadata } from './metadata.js';
 import { createdPayout, PAYOUTS } from './payouts.js';
 import { creatingRefund } from './refunds.js';
+import { removedParam } from './removed.js';
 import { resumedSubscription } from './resume.js';
 import { isSepa, refusedSepa } from './sepa.js';
 import { SETTLE, settleNow, settlePaths, startSepa } from './sepa-payments.js';
@@ -121,6 +122,8 @@ async function act(
 ): Promise<ActionOutcome> {
   const next = { ...intent };
   if (tail === 'confirm') {
+    const removed = removedParam(`confirm ${INTENTS}`, sent, tools.version);
+    if (removed !== undefined) return { error: removed };
     if (next.status === 'succeeded' || next.status === 'canceled') return { error: unexpected(next, 'confirmed') };
     if (typeof sent.payment_method === 'string') next.payment_method = sent.payment_method;
     const test = (await testOf(next.payment_method, tools)) ?? next.payment_method;
@@ -206,6 +209,8 @@ function creating(
   sent: Record<string, unknown>,
   kit: FlowKit,
 ): Promise<FlowError | undefined> {
+  const removed = removedParam(`create ${template}`, sent, kit.version);
+  if (removed !== undefined) return Promise.resolve(removed);
   if (template === SESSIONS) return creatingSession(object, sent, kit);
   if (template === SUBSCRIPTIONS) return creatingSubscription(object, sent, kit);
   if (template === '/v1/refunds') return creatingRefund(object, sent, kit);
@@ -277,6 +282,8 @@ export const stripeFlows: TwinFlows = {
   check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),
   checkUpdate: (_template, sent) => checkMetadata(sent),
   amending: (template, stored, sent, kit) => {
+    const removed = removedParam(`update ${template}`, sent, kit.version);
+    if (removed !== undefined) return Promise.resolve({ error: removed });
     if (template === SUBSCRIPTIONS) return amendingSubscription(stored, sent, kit);
     return template === SESSIONS ? amendingSession(stored, sent, kit) : Promise.resolve(undefined);
   },
@@ -304,6 +311,9 @@ export const stripeFlows: TwinFlows = {
       return undefined;
     }
     if (template !== INTENTS) return undefined;
+    // endive's `allowed_payment_method_types` is what `payment_method_types` answers then.
+    if (Array.isArray(sent.allowed_payment_method_types))
+      object.payment_method_types = sent.allowed_payment_method_types;
     object.client_secret = `${String(object.id)}_secret_${tools.newId('').slice(0, 16)}`;
     object.capture_method = typeof sent.capture_method === 'string' ? sent.capture_method : 'automatic';
     object.amount_received = 0;
