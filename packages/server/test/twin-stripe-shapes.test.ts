@@ -154,6 +154,69 @@ describe('Stripe object shapes by API version', () => {
     expect((await at('2025-08-27.basil').subscriptions.retrieve(clover.id)).billing_mode.type).toBe('flexible');
   });
 
+  it("refuses prices of two currencies, and of two intervals (classic: Stripe's words; flexible: the twin's)", async () => {
+    const { today, options } = await twins();
+    const { subscription } = await subscribed(today);
+    const monthly = (subscription.items.data[0] as Stripe23.SubscriptionItem).price.id;
+    const price = (extra: Partial<Stripe23.PriceCreateParams>) =>
+      today.prices.create({
+        product_data: { name: 'Add-on' },
+        unit_amount: 500,
+        currency: 'usd',
+        recurring: { interval: 'month' },
+        ...extra,
+      });
+    const yearly = (await price({ recurring: { interval: 'year' } })).id;
+    const euros = (await price({ currency: 'eur' })).id;
+    const basil = new Stripe23('sk_test_123', {
+      ...options,
+      apiVersion: '2025-08-27.basil' as Stripe23.LatestApiVersion,
+    });
+    const refused = (stripe: Stripe23, items: string[], extra: Partial<Stripe23.SubscriptionCreateParams> = {}) =>
+      stripe.subscriptions
+        .create({
+          customer: subscription.customer as string,
+          items: items.map((one) => ({ price: one })),
+          default_payment_method: 'pm_card_visa',
+          ...extra,
+        })
+        .catch((error: unknown) => error);
+    expect(await refused(basil, [monthly, yearly])).toMatchObject({
+      statusCode: 400,
+      param: 'items',
+      message:
+        'Currency and interval fields must match across all plans on this subscription. Found mismatch in interval field.',
+    });
+    expect(await refused(today, [monthly, euros])).toMatchObject({
+      statusCode: 400,
+      message: expect.stringContaining('Found mismatch in currency field.'),
+    });
+    // Flexible (today's default) takes mixed intervals on Stripe; the twin says it does not model them.
+    expect(await refused(today, [monthly, yearly])).toMatchObject({
+      statusCode: 400,
+      param: 'items',
+      message: expect.stringContaining('does not model a flexible subscription of mixed intervals'),
+    });
+    // An update that adds a price of another interval, too; nothing changed.
+    const adding = await today.subscriptions
+      .update(subscription.id, { items: [{ price: yearly }] })
+      .catch((error: unknown) => error);
+    expect(adding).toMatchObject({ statusCode: 400, param: 'items' });
+    expect((await today.subscriptions.retrieve(subscription.id)).items.data).toHaveLength(1);
+    // A Checkout Session of a subscription, too.
+    const session = await today.checkout.sessions
+      .create({
+        mode: 'subscription',
+        line_items: [
+          { price: monthly, quantity: 1 },
+          { price: yearly, quantity: 1 },
+        ],
+        success_url: 'https://example.com/done',
+      })
+      .catch((error: unknown) => error);
+    expect(session).toMatchObject({ statusCode: 400, param: 'line_items' });
+  });
+
   it("makes a Checkout Session's subscription in subscription_data[billing_mode], else its version's default when made", async () => {
     const { options, today } = await twins();
     const at = (apiVersion: string) =>

@@ -478,6 +478,34 @@ function trialOf(sent: Obj, kit: FlowKit): number | undefined | FlowError {
   return now + Math.floor(days) * DAY;
 }
 
+/**
+ * Stripe's refusal of a subscription whose prices differ in currency, or in interval under
+ * `classic` billing (its words); `flexible` billing takes mixed intervals on Stripe (each item
+ * billed on its own), which the twin does not model: refused with its own words instead of billing
+ * every item on one interval.
+ */
+export function mismatchOf(prices: readonly Obj[], flexible: boolean): FlowError | undefined {
+  const currencies = new Set(prices.map((price) => String(price.currency)));
+  const intervals = new Set(prices.map((price) => intervalOf(price.recurring)));
+  if (currencies.size > 1) {
+    return invalidRequest(
+      'Currency and interval fields must match across all plans on this subscription. Found mismatch in currency field.',
+      'items',
+    );
+  }
+  if (intervals.size <= 1) return undefined;
+  if (!flexible) {
+    return invalidRequest(
+      'Currency and interval fields must match across all plans on this subscription. Found mismatch in interval field.',
+      'items',
+    );
+  }
+  return invalidRequest(
+    "The twin does not model a flexible subscription of mixed intervals (Stripe bills each item on its own interval); give every item's price one interval.",
+    'items',
+  );
+}
+
 /** A Subscription created through `POST /v1/subscriptions`: active, its first invoice paid. */
 export async function creatingSubscription(
   subscription: Obj,
@@ -496,6 +524,11 @@ export async function creatingSubscription(
       'items[0][price]',
     );
   }
+  const mismatch = mismatchOf(
+    items.map(({ price }) => price),
+    billingModeMade(sent.billing_mode, kit.version).type === 'flexible',
+  );
+  if (mismatch !== undefined) return mismatch;
   const trialEnd = trialOf(sent, kit);
   if (typeof trialEnd === 'object') return trialEnd;
   // `default_incomplete` (Stripe's subscription guide) leaves the first invoice for the customer to
@@ -615,6 +648,12 @@ export async function amendingSubscription(
   if (lines.length === 0) {
     return { error: invalidRequest('A subscription must have at least one item.', 'items') };
   }
+  const flexible = record(subscription.billing_mode)?.type === 'flexible';
+  const mismatch = mismatchOf(
+    lines.map((line) => record(line.price) ?? {}),
+    flexible,
+  );
+  if (mismatch !== undefined) return { error: mismatch };
   return { sent: { ...sent, items: itemsList(lines, id) } };
 }
 

@@ -12,7 +12,8 @@
  */
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
-import { priceOf, subscribe } from './billing.js';
+import { record } from '../src/records.js';
+import { mismatchOf, priceOf, subscribe } from './billing.js';
 import { madeIntent, writePaidIntent } from './charges.js';
 import { onOwnPage, SESSION_BILLING_MODE, uiModeOf } from './checkout-ui.js';
 import { declineOf } from './declines.js';
@@ -81,6 +82,12 @@ async function lineItems(session: Obj, sent: Obj, kit: FlowKit): Promise<Obj | F
       'You must provide at least one recurring price in `subscription` mode when using prices.',
       'line_items',
     );
+  }
+  if (session.mode === 'subscription') {
+    const recurring = data.map((line) => line.price as Obj).filter((price) => price.type === 'recurring');
+    const mode = billingModeMade(record(sent.subscription_data)?.billing_mode, kit.version);
+    const mismatch = mismatchOf(recurring, mode.type === 'flexible');
+    if (mismatch !== undefined) return { ...mismatch, param: 'line_items' };
   }
   return { object: 'list', data, has_more: false, url: `/v1/checkout/sessions/${String(session.id)}/line_items` };
 }
