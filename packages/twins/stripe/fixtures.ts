@@ -124,6 +124,25 @@ const invoiced: FixtureStep[] = [
     },
   },
 ];
+/** The draft above finalized (open, its PaymentIntent made: invoice-actions.ts). */
+const finalized: FixtureStep[] = [...invoiced, { method: 'POST', path: '/v1/invoices/{id}/finalize' }];
+/** A customer's pending invoice item of $20. */
+const invoiceItem: FixtureStep[] = [customer, invoiced[1] as FixtureStep];
+/** A draft of a customer's invoice item sent for payment by email (`send_invoice`, due in 30 days), finalized. */
+const emailed: FixtureStep[] = [
+  ...invoiceItem,
+  {
+    method: 'POST',
+    path: '/v1/invoices',
+    body: {
+      customer: '{customer}',
+      collection_method: 'send_invoice',
+      days_until_due: 30,
+      pending_invoice_items_behavior: 'include',
+    },
+  },
+  { method: 'POST', path: '/v1/invoices/{id}/finalize' },
+];
 /** A payment that succeeds, then a payout of $11 (paid at once, payouts.ts). */
 const payout: FixtureStep[] = [
   paid,
@@ -269,6 +288,18 @@ export const STRIPE: Record<string, readonly FixtureStep[]> = {
   'test_helpers.test_clock.ready': [clock, advance],
   'test_helpers.test_clock.deleted': [clock, { method: 'DELETE', path: '/v1/test_helpers/test_clocks/{id}' }],
   'invoice.updated': [...invoiced, { method: 'POST', path: '/v1/invoices/{id}', body: tagged }],
+  'invoice.voided': [...finalized, { method: 'POST', path: '/v1/invoices/{id}/void' }],
+  'invoice.marked_uncollectible': [...finalized, { method: 'POST', path: '/v1/invoices/{id}/mark_uncollectible' }],
+  'invoice.sent': [...emailed, { method: 'POST', path: '/v1/invoices/{id}/send' }],
+  'invoice.deleted': [...invoiced, { method: 'DELETE', path: '/v1/invoices/{id}' }],
+  // 3-D Secure asked: the `402` is the fixture's expected answer.
+  'invoice.payment_action_required': [
+    ...finalized,
+    { method: 'POST', path: '/v1/invoices/{id}/pay', body: { payment_method: 'pm_card_authenticationRequired' } },
+  ],
+  'invoiceitem.created': invoiceItem,
+  'invoiceitem.updated': [...invoiceItem, { method: 'POST', path: '/v1/invoiceitems/{id}', body: tagged }],
+  'invoiceitem.deleted': [...invoiceItem, { method: 'DELETE', path: '/v1/invoiceitems/{id}' }],
   'payout.created': payout,
   'payout.paid': payout,
   'payout.updated': [...payout, { method: 'POST', path: '/v1/payouts/{id}', body: tagged }],

@@ -33,6 +33,7 @@ import { advanceClock, CLOCKS, CUSTOMERS, creatingClock, creatingCustomer } from
 import { decline } from './declines.js';
 import { errorMembers, noSuch } from './errors.js';
 import { creatingEndpoint, endpointLimit, forEndpoint, stripeEvent, stripeEventTypes, subscribes } from './events.js';
+import { INVOICE_ACTION, invoiceAction, refusedDelete } from './invoice-actions.js';
 import { creatingInvoiceItem } from './invoice-items.js';
 import { INVOICE_PAYMENTS, invoicePaymentPaths, listPayments } from './invoice-payments.js';
 import { creatingInvoice, INVOICE_ITEMS } from './invoices.js';
@@ -167,6 +168,16 @@ async function acting(
     return stored === undefined
       ? { error: noSuch('payment_intent', values.intent ?? '', 'intent') }
       : settleNow(stored, kit);
+  }
+  const invoiceAct = INVOICE_ACTION.exec(op.template);
+  if (invoiceAct !== null) {
+    return op.method !== 'POST' || stored === undefined
+      ? undefined
+      : invoiceAction(invoiceAct[1] as string, stored, sent, kit);
+  }
+  if (op.template === `${INVOICES}/{invoice}` && op.method === 'DELETE' && stored !== undefined) {
+    const refused = refusedDelete(stored);
+    if (refused !== undefined) return { error: refused };
   }
   const intent = /^\/v1\/payment_intents\/\{intent\}\/(confirm|capture|cancel)$/.exec(op.template);
   if (intent !== null) {

@@ -22,7 +22,8 @@ const STATUS: Record<string, string> = { open: 'open', paid: 'paid', void: 'canc
 /** The invoice payment of `invoice` by its PaymentIntent, as Stripe answers it; `undefined`: none. */
 export function invoicePaymentOf(invoice: Obj): Obj | undefined {
   const intent = invoice.payment_intent;
-  const status = STATUS[String(invoice.status)];
+  // An invoice paid out of band did not use its PaymentIntent: that payment is canceled.
+  const status = invoice.paid_out_of_band === true ? 'canceled' : STATUS[String(invoice.status)];
   if (typeof intent !== 'string' || status === undefined) return undefined;
   const id = String(invoice.id);
   const transitions = record(invoice.status_transitions) ?? {};
@@ -69,6 +70,11 @@ export function writeInvoice(
   after = true,
 ): void {
   kit.write({ kind, template: INVOICES, object: invoice, events, after });
+  writePaymentOf(invoice, events, kit, after);
+}
+
+/** Writes the invoice payment of `invoice` (none without a PaymentIntent), `invoice_payment.paid` when `events` pay it. */
+export function writePaymentOf(invoice: Obj, events: readonly string[], kit: FlowKit, after = true): void {
   const payment = invoicePaymentOf(invoice);
   if (payment === undefined) return;
   const paid = payment.status === 'paid' && events.includes('invoice.paid');

@@ -178,6 +178,8 @@ function included(object: Obj, expand: ReadonlySet<string>, path: string): Obj {
 
 /** `object` in `version`, its own fields only (its members are rendered by {@link renderStripe}). */
 function shapeOf(object: Obj, version: string, expanded: boolean): Obj {
+  // A deleted object's stub (`{ id, object, deleted: true }`) has nothing of a version to render.
+  if (object.deleted === true) return object;
   if (object.object === 'subscription') return subscriptionAt(object, version);
   if (object.object === 'invoice') return invoiceAt(object, version, expanded);
   if (object.object === 'line_item') {

@@ -1,0 +1,209 @@
+// An Invoice's life after its draft on the Stripe twin (docs/twins.md, "Invoices"; #72), through
+// stripe-node 23 against the built daemon on memory and LevelDB: finalize (a number, its pages, a
+// PaymentIntent; nothing due: paid at once), pay (by the customer's default, a declining card's 402,
+// 3-D Secure's, out of band), void, mark uncollectible, send (send_invoice only), delete (drafts
+// only), each refused as Stripe refuses it in another status, and the events each sends, delivered
+// and verified by constructEvent; a subscription's open invoice paid makes it active.
+import { createClient } from '@mockpoint/core';
+import Stripe from 'stripe-23';
+import { describe, expect, it } from 'vitest';
+import { useDaemons } from './helpers/daemon.js';
+import { hookReceiver, twinDaemon } from './helpers/twin.js';
+
+useDaemons();
+
+type Hooks = Awaited<ReturnType<typeof hookReceiver>>;
+
+async function invoicing(store: 'memory' | 'level', hooks: Hooks) {
+  const { port, daemon, name } = await twinDaemon('stripe', store);
+  const stripe = new Stripe('sk_test_1', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+  const endpoint = await stripe.webhookEndpoints.create({ url: hooks.url, enabled_events: ['*'] });
+  const customer = await stripe.customers.create({ email: 'bills@example.com' });
+  const card = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+  await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: card.id } });
+  /** A draft of one pending item of `amount` (none: nothing due). */
+  const draft = async (amount?: number, extra: Partial<Stripe.InvoiceCreateParams> = {}) => {
+    if (amount !== undefined) await stripe.invoiceItems.create({ customer: customer.id, amount, currency: 'usd' });
+    return stripe.invoices.create({ customer: customer.id, pending_invoice_items_behavior: 'include', ...extra });
+  };
+  /** The types of the events made so far, oldest first, each delivered and verified. */
+  const types = async (): Promise<string[]> => {
+    const made = (await stripe.events.list({ limit: 100 })).data.reverse();
+    await hooks.until(made.length);
+    for (const { body, headers } of hooks.received) {
+      stripe.webhooks.constructEvent(body, String(headers['stripe-signature']), endpoint.secret as string);
+    }
+    return made.map((event) => event.type);
+  };
+  return { stripe, customer, draft, types, daemon, name };
+}
+
+const refusal = (promise: Promise<unknown>) => promise.catch((error: unknown) => error);
+
+describe.each(['memory', 'level'] as const)('an invoice after its draft (%s)', (store) => {
+  it('finalizes, pays by the default card, and sends each event; refuses what a status forbids', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe, draft, types } = await invoicing(store, hooks);
+      const made = await draft(2000);
+      const open = await stripe.invoices.finalizeInvoice(made.id);
+      expect(open).toMatchObject({ status: 'open', amount_due: 2000, amount_paid: 0 });
+      expect(open.number).toMatch(/^[A-Z0-9]{8}-0001$/);
+      expect(open.hosted_invoice_url).toMatch(/^https:\/\/invoice\.stripe\.com\/i\//);
+      expect(open.status_transitions.finalized_at).toBeTypeOf('number');
+      expect(await refusal(stripe.invoices.finalizeInvoice(made.id))).toMatchObject({ statusCode: 400 });
+      const paid = await stripe.invoices.pay(made.id);
+      expect(paid).toMatchObject({ status: 'paid', amount_paid: 2000, amount_remaining: 0 });
+      const [payment] = (await stripe.invoicePayments.list({ invoice: made.id })).data;
+      const intent = await stripe.paymentIntents.retrieve(String(payment?.payment.payment_intent));
+      expect([intent.status, intent.amount]).toEqual(['succeeded', 2000]);
+      expect(await refusal(stripe.invoices.pay(made.id))).toMatchObject({ statusCode: 400 });
+      expect(await refusal(stripe.invoices.voidInvoice(made.id))).toMatchObject({ statusCode: 400 });
+      expect(await refusal(stripe.invoices.del(made.id))).toMatchObject({ statusCode: 400 });
+      const told = await types();
+      const at = (type: string) => told.indexOf(type);
+      expect(at('invoice.finalized')).toBeGreaterThan(at('invoice.created'));
+      expect(at('invoice.paid')).toBeGreaterThan(at('invoice.finalized'));
+      expect(told).toContain('invoice.payment_succeeded');
+      expect(told).toContain('charge.succeeded');
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it('declines, asks for 3-D Secure, voids, marks uncollectible, pays out of band, sends and deletes', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe, draft, types } = await invoicing(store, hooks);
+      // A declining card: Stripe's 402, the invoice still open, attempted once.
+      const declined = await stripe.invoices.finalizeInvoice((await draft(1500)).id);
+      const error = await refusal(stripe.invoices.pay(declined.id, { payment_method: 'pm_card_chargeDeclined' }));
+      expect(error).toMatchObject({ statusCode: 402, code: 'card_declined' });
+      expect(await stripe.invoices.retrieve(declined.id)).toMatchObject({ status: 'open', attempt_count: 1 });
+      // 3-D Secure: 402 invoice_payment_intent_requires_action, its PaymentIntent requires_action.
+      const secure = await refusal(
+        stripe.invoices.pay(declined.id, { payment_method: 'pm_card_authenticationRequired' }),
+      );
+      expect(secure).toMatchObject({ statusCode: 402, code: 'invoice_payment_intent_requires_action' });
+      // Voided: its PaymentIntent canceled; then nothing more.
+      const voided = await stripe.invoices.voidInvoice(declined.id);
+      expect([voided.status, voided.status_transitions.voided_at]).toEqual(['void', expect.any(Number)]);
+      const [payment] = (await stripe.invoicePayments.list({ invoice: declined.id })).data;
+      const intent = await stripe.paymentIntents.retrieve(String(payment?.payment.payment_intent));
+      expect([intent.status, intent.cancellation_reason]).toEqual(['canceled', 'void_invoice']);
+      expect(await refusal(stripe.invoices.pay(declined.id))).toMatchObject({ statusCode: 400 });
+      // Uncollectible, and voided after.
+      const doubtful = await stripe.invoices.finalizeInvoice((await draft(900)).id);
+      const written = await stripe.invoices.markUncollectible(doubtful.id);
+      expect([written.status, written.status_transitions.marked_uncollectible_at]).toEqual([
+        'uncollectible',
+        expect.any(Number),
+      ]);
+      expect((await stripe.invoices.voidInvoice(doubtful.id)).status).toBe('void');
+      // Paid out of band: no charge, its PaymentIntent and invoice payment canceled (basil has no
+      // paid_out_of_band on the invoice; stripe-node 15 reads it).
+      const cash = await stripe.invoices.finalizeInvoice((await draft(700)).id);
+      expect(await stripe.invoices.pay(cash.id, { paid_out_of_band: true })).toMatchObject({
+        status: 'paid',
+        amount_paid: 700,
+      });
+      const [outside] = (await stripe.invoicePayments.list({ invoice: cash.id })).data;
+      expect(outside?.status).toBe('canceled');
+      const unused = await stripe.paymentIntents.retrieve(String(outside?.payment.payment_intent));
+      expect([unused.status, unused.latest_charge]).toEqual(['canceled', null]);
+      // Sent: only an open send_invoice one.
+      const automatic = await stripe.invoices.finalizeInvoice((await draft(300)).id);
+      expect(await refusal(stripe.invoices.sendInvoice(automatic.id))).toMatchObject({ statusCode: 400 });
+      const emailed = await stripe.invoices.finalizeInvoice(
+        (await draft(400, { collection_method: 'send_invoice', days_until_due: 30 })).id,
+      );
+      expect((await stripe.invoices.sendInvoice(emailed.id)).status).toBe('open');
+      // Nothing due: paid when finalized.
+      const nothing = await stripe.invoices.finalizeInvoice((await draft()).id);
+      expect([nothing.status, nothing.amount_due]).toEqual(['paid', 0]);
+      // A draft is deleted; it is gone.
+      const dropped = await draft(100);
+      expect(await stripe.invoices.del(dropped.id)).toMatchObject({ id: dropped.id, deleted: true });
+      // Read after, the same stub (as the twin answers any deleted object), nothing of basil added.
+      expect(await stripe.invoices.retrieve(dropped.id)).toEqual(
+        expect.objectContaining({ id: dropped.id, object: 'invoice', deleted: true }),
+      );
+      expect(await stripe.invoices.retrieve(dropped.id)).not.toHaveProperty('parent');
+      const told = await types();
+      for (const type of [
+        'invoice.payment_failed',
+        'invoice.payment_action_required',
+        'invoice.voided',
+        'payment_intent.canceled',
+        'invoice.marked_uncollectible',
+        'invoice.sent',
+        'invoice.deleted',
+      ]) {
+        expect(told, type).toContain(type);
+      }
+    } finally {
+      await hooks.close();
+    }
+  });
+});
+
+describe('mockpoint trigger stripe of the invoice events', () => {
+  it('makes each through the flows, about an invoice or item the twin holds', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe, daemon, name, types } = await invoicing('memory', hooks);
+      const client = createClient({ baseUrl: daemon.url });
+      const wanted: [string, Record<string, unknown>][] = [
+        ['invoice.voided', { object: 'invoice', status: 'void' }],
+        ['invoice.marked_uncollectible', { object: 'invoice', status: 'uncollectible' }],
+        ['invoice.sent', { object: 'invoice', status: 'open', collection_method: 'send_invoice' }],
+        ['invoice.deleted', { object: 'invoice' }],
+        ['invoice.payment_action_required', { object: 'invoice', status: 'open', attempted: true }],
+        ['invoiceitem.created', { object: 'invoiceitem', amount: 2000 }],
+        ['invoiceitem.updated', { object: 'invoiceitem', metadata: { foo: 'bar' } }],
+        ['invoiceitem.deleted', { object: 'invoiceitem' }],
+      ];
+      for (const [type, shape] of wanted) {
+        const sent = await client.triggerTwin(name, { event: type });
+        const event = sent.events.find((one) => one.type === type)?.event as { data: { object: { id: string } } };
+        expect(event?.data.object, type).toMatchObject(shape);
+        // About an object the twin holds (or held: a deleted one reads as its stub).
+        const id = event.data.object.id;
+        const read = type.startsWith('invoiceitem.')
+          ? await stripe.invoiceItems.retrieve(id)
+          : await stripe.invoices.retrieve(id);
+        expect(read.id, type).toBe(id);
+      }
+      const told = await types();
+      for (const [type] of wanted) expect(told, type).toContain(type);
+    } finally {
+      await hooks.close();
+    }
+  });
+});
+
+describe("a subscription's open invoice", () => {
+  it('paid with invoices.pay makes a default_incomplete subscription active', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe, customer } = await invoicing('memory', hooks);
+      const price = await stripe.prices.create({
+        product_data: { name: 'Plan' },
+        unit_amount: 1200,
+        currency: 'usd',
+        recurring: { interval: 'month' },
+      });
+      const subscription = await stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        payment_behavior: 'default_incomplete',
+      });
+      expect(subscription.status).toBe('incomplete');
+      const paid = await stripe.invoices.pay(String(subscription.latest_invoice));
+      expect(paid.status).toBe('paid');
+      expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe('active');
+    } finally {
+      await hooks.close();
+    }
+  });
+});
