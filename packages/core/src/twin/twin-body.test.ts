@@ -82,4 +82,44 @@ describe('readParams', () => {
     expect(refused).toBeInstanceOf(TooLong);
     expect(refused).toMatchObject({ param: 'name', max: 50 });
   });
+
+  it("checks the required members of a body's allOf parts too, as Revert writes its requests", () => {
+    const revert: Schema = {
+      components: {
+        schemas: {
+          Read: { type: 'object', properties: { subject: { type: 'string' } }, required: ['subject'] },
+          Write: { type: 'object', properties: { associations: {} }, allOf: [{ $ref: '#/components/schemas/Read' }] },
+        },
+      },
+    };
+    const create: Schema = {
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { additional: {} },
+              required: ['additional'],
+              allOf: [{ $ref: '#/components/schemas/Write' }],
+            },
+          },
+        },
+      },
+    };
+    const readJson = (body: unknown) =>
+      readParams(
+        revert,
+        create,
+        { query: '', body: JSON.stringify(body), contentType: 'application/json' },
+        false,
+        true,
+      );
+    expect(readJson({ additional: {}, subject: 'Kickoff' }).body).toEqual({ additional: {}, subject: 'Kickoff' });
+    expect(() => readJson({ additional: {} })).toThrow(
+      expect.objectContaining({ message: 'Missing required param: subject.', code: 'parameter_missing' }),
+    );
+    expect(() => readJson({ subject: 'Kickoff' })).toThrow(
+      expect.objectContaining({ message: 'Missing required param: additional.' }),
+    );
+  });
 });

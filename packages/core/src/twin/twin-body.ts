@@ -126,6 +126,23 @@ function unknownParameter(name: string): ParamProblem {
  * Stripe names it (`amount`, `line_items[0][price_data][currency]`); objects
  * and lists that were sent are looked into, ten levels at most.
  */
+/** The `required` names and the members of an object schema, its `allOf` parts' merged in (Revert's requests). */
+function requiredOf(
+  doc: Schema,
+  schema: Schema,
+  depth = 0,
+): { required: unknown[]; properties: Record<string, Schema> } {
+  const required = Array.isArray(schema.required) ? [...(schema.required as unknown[])] : [];
+  const properties = { ...((schema.properties ?? {}) as Record<string, Schema>) };
+  if (!Array.isArray(schema.allOf) || depth > 4) return { required, properties };
+  for (const part of schema.allOf) {
+    const inner = requiredOf(doc, resolve(doc, part), depth + 1);
+    for (const key of inner.required) if (!required.includes(key)) required.push(key);
+    for (const [key, member] of Object.entries(inner.properties)) properties[key] ??= member;
+  }
+  return { required, properties };
+}
+
 function missingParam(doc: Schema, raw: unknown, value: unknown, at: string, depth = 0): string | undefined {
   if (depth > 10 || typeof value !== 'object' || value === null) return undefined;
   const schema = resolve(doc, raw);
@@ -138,8 +155,7 @@ function missingParam(doc: Schema, raw: unknown, value: unknown, at: string, dep
     return undefined;
   }
   const record = value as Record<string, unknown>;
-  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
-  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const { required, properties } = requiredOf(doc, schema);
   // A `readOnly` member is the answer's (an id), never the request's.
   const lacking = required.find(
     (key) =>

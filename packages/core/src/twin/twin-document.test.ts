@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentError, documentList, documentUpdate, GENERIC_ERROR } from './twin-document.js';
+import { documentError, documentItem, documentList, documentUpdate, GENERIC_ERROR } from './twin-document.js';
 import { pageOf } from './twin-lists.js';
 import { checkProfile } from './twin-profile.js';
 
@@ -78,6 +78,73 @@ describe('what a document says of itself', () => {
     );
     expect(documentError({ paths: { '/a': { get: { responses: { '400': { description: 'Bad' } } } } } })).toBe(
       GENERIC_ERROR,
+    );
+  });
+
+  it("reads a plain `next` as the cursor, one in a URL's format as the next link, and a string page size", () => {
+    const page = (next: unknown) =>
+      json({ type: 'object', properties: { next, previous: { type: 'string' }, results: { type: 'array' } } });
+    const params = [query('pageSize', { type: 'string' }), query('cursor', { type: 'string', nullable: true })];
+    expect(documentList({}, { parameters: params, responses: { '200': page({ type: 'string' }) } })).toEqual({
+      items: 'results',
+      cursor: 'next',
+      after: 'cursor',
+      limit: 'pageSize',
+    });
+    const drf = {
+      parameters: [query('page', { type: 'integer' })],
+      responses: { '200': page({ type: 'string', format: 'uri' }) },
+    };
+    expect(documentList({}, drf)).toEqual({ items: 'results', nextLink: 'next', page: 'page' });
+    // A string parameter named only `count` or `size` is no page size.
+    expect(documentList({}, { parameters: [query('count', { type: 'string' })], responses: {} })).toEqual({});
+  });
+
+  it('finds the member an envelope holds its item in: the one with an id, else an open `result` or `data`', () => {
+    const doc = {
+      components: {
+        schemas: {
+          Shared: { type: 'object', properties: { id: { type: 'string' } } },
+          Event: { type: 'object', properties: {}, allOf: [{ $ref: '#/components/schemas/Shared' }] },
+        },
+      },
+    };
+    const answer = (schema: unknown) => ({ responses: { '200': json(schema) } });
+    const status = { type: 'string', enum: ['ok', 'error'] };
+    const event = { $ref: '#/components/schemas/Event' };
+    expect(documentItem(doc, answer({ type: 'object', properties: { status, result: event } }))).toEqual({
+      member: 'result',
+      schema: doc.components.schemas.Event,
+    });
+    expect(
+      documentItem(doc, answer({ type: 'object', properties: { status, message: { type: 'string' }, result: {} } })),
+    ).toEqual({
+      member: 'result',
+    });
+    expect(documentItem(doc, answer({ properties: { data: { type: 'object', properties: { name: {} } } } }))).toEqual({
+      member: 'data',
+      schema: { type: 'object', properties: { name: {} } },
+    });
+    // The answer is the item: it has an id (Coda's `{ requestId, id }`), or is no object, or no member holds one.
+    expect(documentItem(doc, answer(event))).toBeUndefined();
+    expect(documentItem(doc, answer({ properties: { requestId: { type: 'string' }, id: {} } }))).toBeUndefined();
+    expect(documentItem(doc, answer({ type: 'array', items: event }))).toBeUndefined();
+    expect(documentItem(doc, answer({ properties: { status, metadata: {} } }))).toBeUndefined();
+    expect(documentItem(doc, answer({ properties: { a: event, b: event } }))).toBeUndefined();
+    expect(documentItem(doc, {})).toBeUndefined();
+  });
+
+  it("reads a lone string `error` as the message (Revert's commonBaseError), beside a message as the reason", () => {
+    const lone = json({ type: 'object', properties: { error: { type: 'string' } }, required: ['error'] });
+    expect(documentError({ paths: { '/a': { get: { responses: { '404': lone, '401': lone } } } } })).toBe(
+      '{"error":"{message}"}',
+    );
+    const both = json({
+      type: 'object',
+      properties: { statusCode: { type: 'number' }, message: { type: 'string' }, error: { type: 'string' } },
+    });
+    expect(documentError({ paths: { '/a': { get: { responses: { '400': both } } } } })).toBe(
+      '{"statusCode":"{status}","message":"{message}","error":"{reason}"}',
     );
   });
 });

@@ -32,16 +32,20 @@ export interface DocumentList {
 }
 
 const ITEMS = /^(items|data|results|records|entries|values|list|elements)$/i;
-const CURSOR_MEMBER = /^(next[_-]?(cursor|page[_-]?token|token)|cursor|continuation[_-]?token|end[_-]?cursor)$/i;
+const CURSOR_MEMBER = /^(next([_-]?(cursor|page[_-]?token|token))?|cursor|continuation[_-]?token|end[_-]?cursor)$/i;
 const HAS_MORE = /^(has[_-]?more|has[_-]?next([_-]?page)?|more)$/i;
 const TOTAL = /^(total|total[_-]?(count|size|results))$/i;
 const NEXT_LINK = /^next[_-]?(page[_-]?)?(link|url|href)$/i;
 const LIMIT_PARAM = /^(limit|page[_-]?size|per[_-]?page|max[_-]?results|count|size)$/i;
+/** Page size parameters plain enough to be one even where the document types them as strings (Revert's `pageSize`). */
+const LIMIT_PARAM_TEXT = /^(limit|page[_-]?size|per[_-]?page|max[_-]?results)$/i;
+/** A cursor member in a URL's format is the next page's link (Django REST framework's `next`), not a cursor. */
+const URL_FORMAT = /^(uri|url|uri-reference|iri)$/i;
 const CURSOR_PARAM =
   /^(cursor|page[_-]?token|next[_-]?(token|cursor|page[_-]?token)|starting[_-]?after|after|continuation[_-]?token)$/i;
 
 /** The members of an object schema, `allOf` parts merged. */
-function membersOf(doc: Schema, raw: unknown, depth = 0): Record<string, Schema> {
+export function membersOf(doc: Schema, raw: unknown, depth = 0): Record<string, Schema> {
   const schema = resolve(doc, raw);
   const own = Object.fromEntries(
     Object.entries((schema.properties ?? {}) as Record<string, unknown>).map(([key, value]) => [
@@ -93,6 +97,12 @@ export function documentList(doc: Schema, operation: Schema): DocumentList {
         total: named(doc, members, TOTAL, 'integer') ?? named(doc, members, TOTAL, 'number'),
         nextLink: named(doc, members, NEXT_LINK, 'string'),
       };
+      // `next` as a URL (`format: uri`) links to the next page; as a plain string it is the cursor (Revert's).
+      const cursorFormat = found.cursor === undefined ? undefined : members[found.cursor]?.format;
+      if (typeof cursorFormat === 'string' && URL_FORMAT.test(cursorFormat)) {
+        found.nextLink ??= found.cursor;
+        found.cursor = undefined;
+      }
       for (const [key, value] of Object.entries(found)) if (value !== undefined) list[key as 'cursor'] = value;
     }
   }
@@ -102,7 +112,8 @@ export function documentList(doc: Schema, operation: Schema): DocumentList {
   for (const param of params) {
     const name = param.name as string;
     const type = typeOf(doc, resolve(doc, param.schema));
-    if (list.limit === undefined && LIMIT_PARAM.test(name) && (type === 'integer' || type === 'number')) {
+    const sized = type === 'integer' || type === 'number' || (type === 'string' && LIMIT_PARAM_TEXT.test(name));
+    if (list.limit === undefined && LIMIT_PARAM.test(name) && sized) {
       list.limit = name;
       const own = resolve(doc, param.schema);
       const [defaultLimit, maxLimit] = [bound(own, 'default'), bound(own, 'maximum')];
@@ -112,6 +123,46 @@ export function documentList(doc: Schema, operation: Schema): DocumentList {
     else if (list.page === undefined && /^page$/i.test(name) && type === 'integer') list.page = name;
   }
   return list;
+}
+
+/** Where an answer holds its collection's item when it is not the item itself (`{ status, result }`). */
+export interface DocumentItem {
+  /** The answer's member holding the item (`result`, `data`). */
+  member: string;
+  /** The item's schema there (`undefined`: the document leaves it open, `result: {}`). */
+  schema?: Schema;
+}
+
+/** Members that hold an answer's one item by their name alone, where their schema says nothing of it. */
+const ITEM_MEMBER = /^(result|data|item|record|object|resource)$/i;
+
+/**
+ * Where the first success answer of a collection's create, read or update `operation` holds the
+ * item, when the answer is an envelope around it rather than the item (Revert's `{ status, result }`,
+ * JSON:API's `{ data }`): an object schema with no `id` of its own, whose one object member with an
+ * `id` holds the item, else whose one open or object member named `result`, `data`, `item`, `record`,
+ * `object` or `resource` does. `undefined`: the answer is the item (it has an `id`), or no member
+ * holds it.
+ */
+export function documentItem(doc: Schema, operation: Schema): DocumentItem | undefined {
+  const { schema } = responseSchema(doc, operation);
+  if (schema === undefined) return undefined;
+  const type = typeOf(doc, resolve(doc, schema));
+  if (type !== undefined && type !== 'object') return undefined;
+  const members = membersOf(doc, schema);
+  if ('id' in members) return undefined;
+  const objects = Object.keys(members).filter((key) => {
+    const memberType = typeOf(doc, members[key] as Schema);
+    return memberType === undefined || memberType === 'object';
+  });
+  const withId = objects.filter((key) => 'id' in membersOf(doc, members[key]));
+  if (withId.length > 1) return undefined;
+  if (withId.length === 1) return { member: withId[0] as string, schema: members[withId[0] as string] as Schema };
+  const named = objects.filter((key) => ITEM_MEMBER.test(key));
+  if (named.length !== 1) return undefined;
+  const member = named[0] as string;
+  const open = Object.keys(membersOf(doc, members[member])).length === 0;
+  return open ? { member } : { member, schema: members[member] as Schema };
 }
 
 /** The verb that updates an item at its own path as the document has it: `PATCH`, else `PUT` (`undefined`: neither). */
@@ -151,6 +202,12 @@ function templateOf(doc: Schema, raw: unknown, depth = 0): string | undefined {
     if (found === undefined) continue;
     if (found[2] === '"{message}"') message = true;
     parts.push(`${JSON.stringify(key)}:${found[2]}`);
+  }
+  // `{ "error": "…" }` alone (Revert's commonBaseError): its `error` is the message, not the HTTP reason.
+  const error = parts.findIndex((part) => /^"error":"\{reason\}"$/i.test(part));
+  if (!message && error !== -1) {
+    parts[error] = (parts[error] as string).replace('{reason}', '{message}');
+    message = true;
   }
   return message ? `{${parts.join(',')}}` : undefined;
 }

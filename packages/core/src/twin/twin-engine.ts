@@ -21,7 +21,7 @@ import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { addedNames } from './twin-additions.js';
 import { ParamProblem, readParams, TooLong, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
-import { type DocumentList, documentList } from './twin-document.js';
+import { type DocumentItem, type DocumentList, documentItem, documentList, membersOf } from './twin-document.js';
 import { type ExampleContext, exampleOf, liveOption } from './twin-example.js';
 import { checkExpand, ExpandProblem, expandAnswer } from './twin-expand.js';
 import type {
@@ -178,6 +178,7 @@ export class TwinEngine {
   readonly #rates: TwinRates | undefined;
   /** What each list operation of the document says of its answer (twin-document.ts), read on first use. */
   readonly #lists = new WeakMap<object, DocumentList>();
+  readonly #items = new WeakMap<object, DocumentItem | null>();
 
   constructor(parts: TwinParts) {
     this.#parts = parts;
@@ -835,7 +836,9 @@ export class TwinEngine {
   #example(matched: MatchedOperation): { status: number; value: unknown } {
     const { status, schema: own } = responseSchema(this.#parts.model.doc, matched.op.operation);
     const resource = matched.op.resource;
-    let schema = own;
+    // An answer around the item (`{ status, result }`): the item made from its own schema, wrapped by #wrapped.
+    const item = this.#itemOf(matched);
+    let schema = item === undefined ? own : item.schema;
     if (schema === undefined && resource !== undefined && matched.op.action !== 'delete') {
       const read = this.#parts.model.operations.find((op) => op.action === 'read' && op.resource === resource);
       if (read !== undefined) schema = responseSchema(this.#parts.model.doc, read.operation).schema;
@@ -865,11 +868,52 @@ export class TwinEngine {
    * parameters the provider takes today beyond its document (twin-additions.ts), kept as sent.
    */
   #fields(matched: MatchedOperation): Set<string> | undefined {
-    const { schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    const item = this.#itemOf(matched);
+    const schema =
+      item === undefined ? responseSchema(this.#parts.model.doc, matched.op.operation).schema : item.schema;
     if (schema === undefined) return undefined;
-    const properties = liveOption(this.#ctx(), schema).properties;
-    if (typeof properties !== 'object' || properties === null) return undefined;
-    return new Set([...Object.keys(properties), ...addedNames(matched.op.operation)]);
+    const ctx = this.#ctx();
+    const live = liveOption(ctx, schema);
+    const properties = live.properties;
+    if ((typeof properties !== 'object' || properties === null) && !Array.isArray(live.allOf)) return undefined;
+    // Its `allOf` parts' members too (Revert's items: `allOf` of their shared and own fields).
+    return new Set([...Object.keys(membersOf(ctx.doc, live)), ...addedNames(matched.op.operation)]);
+  }
+
+  /**
+   * Where a document twin's create, read or update answer holds the item when it is an envelope
+   * around it (twin-document.ts), read once an operation; an open member (`result: {}`) holds
+   * what the collection's read answers there. `undefined`: the answer is the item.
+   */
+  #itemOf(matched: MatchedOperation): DocumentItem | undefined {
+    const { op } = matched;
+    if (this.#parts.flows !== undefined || op.resource === undefined) return undefined;
+    if (op.action !== 'create' && op.action !== 'read' && op.action !== 'update') return undefined;
+    let found = this.#items.get(op.operation);
+    if (found === undefined) {
+      const doc = this.#parts.model.doc;
+      const own = documentItem(doc, op.operation) ?? null;
+      const read = this.#parts.model.operations.find((one) => one.action === 'read' && one.resource === op.resource);
+      if (own !== null && own.schema === undefined && read !== undefined && read.operation !== op.operation) {
+        const schema = documentItem(doc, read.operation)?.schema ?? responseSchema(doc, read.operation).schema;
+        if (schema !== undefined) own.schema = schema;
+      }
+      found = own;
+      this.#items.set(op.operation, found);
+    }
+    return found ?? undefined;
+  }
+
+  /** `value`, an item, in the envelope the operation's answer puts it in (`{ status: "ok", result }`), else bare. */
+  #wrapped(matched: MatchedOperation, value: unknown): unknown {
+    const item = this.#itemOf(matched);
+    if (item === undefined) return value;
+    const { schema } = responseSchema(this.#parts.model.doc, matched.op.operation);
+    const ctx = this.#ctx();
+    const example = schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema));
+    const envelope: Record<string, unknown> = isRecord(example) ? example : {};
+    envelope[item.member] = value;
+    return envelope;
   }
 
   /**
@@ -972,7 +1016,7 @@ export class TwinEngine {
     );
     await this.#settle(into, true, asked);
     if (refused !== undefined) throw new Refusal(refused);
-    return this.#json(this.#parts.profile.createStatus ?? status, this.#shown(resource, made));
+    return this.#json(this.#parts.profile.createStatus ?? status, this.#wrapped(matched, this.#shown(resource, made)));
   }
 
   /**
@@ -1061,9 +1105,11 @@ export class TwinEngine {
       if (member !== undefined) return this.#json(200, member);
       if (!this.#examples) throw new Refusal(this.#missing(resource, id));
       const { status, value } = this.#example(matched);
-      return this.#json(status, value);
+      return this.#json(status, this.#wrapped(matched, value));
     }
-    if (!stored.deleted) return this.#json(200, this.#shown(resource, await this.#view(resource, stored)));
+    if (!stored.deleted) {
+      return this.#json(200, this.#wrapped(matched, this.#shown(resource, await this.#view(resource, stored))));
+    }
     if (this.#parts.profile.deleted === 'tombstone') return this.#json(200, this.#tombstone(resource, stored));
     throw new Refusal(this.#missing(resource, id));
   }
@@ -1124,7 +1170,10 @@ export class TwinEngine {
       await this.#emit({ kind: 'updated', template, object, before, previous, values: matched.values }, asked);
       const shown = this.#shown(resource, object);
       // Changed through its host's path (a pull request's `…/issues/{n}`): answered as one of the host.
-      return this.#json(200, asMember ? (this.#parts.flows?.member?.(template, shown) ?? shown) : shown);
+      return this.#json(
+        200,
+        asMember ? (this.#parts.flows?.member?.(template, shown) ?? shown) : this.#wrapped(matched, shown),
+      );
     }
     // Not held: a collection `within` it may hold that number (read only now, not on every update).
     const member = asMember ? undefined : await this.#memberTarget(matched, resource);
@@ -1134,7 +1183,7 @@ export class TwinEngine {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       this.#apply(value as Record<string, unknown>, params.body, fields);
     }
-    return this.#json(status, value);
+    return this.#json(status, this.#wrapped(matched, value));
   }
 
   /** What an update of a stored object applies: `sent`, or what the provider's flows make of it. */
