@@ -182,6 +182,48 @@ describe('mockpoint trigger stripe of the invoice events', () => {
   });
 });
 
+describe('mockpoint trigger stripe of the objects kept as any collection', () => {
+  it('makes coupons, plans, promotion codes, tax rates and portal configurations, each one the twin holds', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe, daemon, name, types } = await invoicing('memory', hooks);
+      const client = createClient({ baseUrl: daemon.url });
+      const wanted: [string, (id: string) => Promise<{ id: string }>, Record<string, unknown>][] = [
+        ['coupon.created', (id) => stripe.coupons.retrieve(id), { percent_off: 25, duration: 'once' }],
+        ['coupon.updated', (id) => stripe.coupons.retrieve(id), { metadata: { foo: 'bar' } }],
+        ['coupon.deleted', (id) => stripe.coupons.retrieve(id), { object: 'coupon' }],
+        ['plan.created', (id) => stripe.plans.retrieve(id), { amount: 2000, interval: 'month' }],
+        ['plan.updated', (id) => stripe.plans.retrieve(id), { metadata: { foo: 'bar' } }],
+        ['plan.deleted', (id) => stripe.plans.retrieve(id), { object: 'plan' }],
+        ['promotion_code.created', (id) => stripe.promotionCodes.retrieve(id), { object: 'promotion_code' }],
+        ['promotion_code.updated', (id) => stripe.promotionCodes.retrieve(id), { metadata: { foo: 'bar' } }],
+        ['tax_rate.created', (id) => stripe.taxRates.retrieve(id), { percentage: 7.25, inclusive: false }],
+        ['tax_rate.updated', (id) => stripe.taxRates.retrieve(id), { metadata: { foo: 'bar' } }],
+        [
+          'billing_portal.configuration.created',
+          (id) => stripe.billingPortal.configurations.retrieve(id),
+          { object: 'billing_portal.configuration' },
+        ],
+        [
+          'billing_portal.configuration.updated',
+          (id) => stripe.billingPortal.configurations.retrieve(id),
+          { metadata: { foo: 'bar' } },
+        ],
+      ];
+      for (const [type, read, shape] of wanted) {
+        const sent = await client.triggerTwin(name, { event: type });
+        const event = sent.events.find((one) => one.type === type)?.event as { data: { object: { id: string } } };
+        expect(event?.data.object, type).toMatchObject(shape);
+        expect((await read(event.data.object.id)).id, type).toBe(event.data.object.id);
+      }
+      const told = await types();
+      for (const [type] of wanted) expect(told, type).toContain(type);
+    } finally {
+      await hooks.close();
+    }
+  });
+});
+
 describe("a subscription's open invoice", () => {
   it('paid with invoices.pay makes a default_incomplete subscription active', async () => {
     const hooks = await hookReceiver();

@@ -143,6 +143,35 @@ const emailed: FixtureStep[] = [
   },
   { method: 'POST', path: '/v1/invoices/{id}/finalize' },
 ];
+/** A 25%-off coupon, once (the Stripe CLI's `coupon.created`). */
+const coupon: FixtureStep = { method: 'POST', path: '/v1/coupons', body: { percent_off: 25, duration: 'once' } };
+/** A monthly plan of $20 of the product just made. */
+const plan: FixtureStep = {
+  method: 'POST',
+  path: '/v1/plans',
+  body: { product: '{id}', amount: 2000, currency: 'usd', interval: 'month' },
+};
+/** A promotion code of the coupon just made (today's `promotion[coupon]`). */
+const promotionCode: FixtureStep = {
+  method: 'POST',
+  path: '/v1/promotion_codes',
+  body: { 'promotion[type]': 'coupon', 'promotion[coupon]': '{id}' },
+};
+/** A 7.25% exclusive sales tax rate. */
+const taxRate: FixtureStep = {
+  method: 'POST',
+  path: '/v1/tax_rates',
+  body: { display_name: 'Sales tax', percentage: 7.25, inclusive: false, jurisdiction: 'CA' },
+};
+/** A customer portal's configuration: its headline, invoices shown. */
+const portal: FixtureStep = {
+  method: 'POST',
+  path: '/v1/billing_portal/configurations',
+  body: {
+    'business_profile[headline]': 'Cactus Practice partners with Stripe for simplified billing.',
+    'features[invoice_history][enabled]': true,
+  },
+};
 /** A payment that succeeds, then a payout of $11 (paid at once, payouts.ts). */
 const payout: FixtureStep[] = [
   paid,
@@ -309,4 +338,20 @@ export const STRIPE: Record<string, readonly FixtureStep[]> = {
     { method: 'POST', path: '/v1/payment_links/{id}', body: { allow_promotion_codes: true } },
   ],
   'price.updated': [product, price({}), { method: 'POST', path: '/v1/prices/{id}', body: tagged }],
+  // Objects the twin keeps as any collection: made, updated (metadata[foo]=bar) and deleted.
+  'coupon.created': [coupon],
+  'coupon.updated': [coupon, { method: 'POST', path: '/v1/coupons/{id}', body: tagged }],
+  'coupon.deleted': [coupon, { method: 'DELETE', path: '/v1/coupons/{id}' }],
+  'plan.created': [product, plan],
+  'plan.updated': [product, plan, { method: 'POST', path: '/v1/plans/{id}', body: tagged }],
+  'plan.deleted': [product, plan, { method: 'DELETE', path: '/v1/plans/{id}' }],
+  'promotion_code.created': [coupon, promotionCode],
+  'promotion_code.updated': [coupon, promotionCode, { method: 'POST', path: '/v1/promotion_codes/{id}', body: tagged }],
+  'tax_rate.created': [taxRate],
+  'tax_rate.updated': [taxRate, { method: 'POST', path: '/v1/tax_rates/{id}', body: tagged }],
+  'billing_portal.configuration.created': [portal],
+  'billing_portal.configuration.updated': [
+    portal,
+    { method: 'POST', path: '/v1/billing_portal/configurations/{id}', body: tagged },
+  ],
 };
