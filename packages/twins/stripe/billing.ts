@@ -16,6 +16,7 @@ import { atClock, clockOfCustomer, kitOfCustomer } from './clocks.js';
 import { cardError, decline, declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam } from './errors.js';
 import { writeInvoice } from './invoice-payments.js';
+import { prorate } from './prorations.js';
 import { isSepa } from './sepa.js';
 import { testOf } from './setup.js';
 import { billingModeMade } from './shapes.js';
@@ -185,6 +186,37 @@ export interface Invoicing {
   intent: Obj | undefined;
   /** Whether a payment was attempted. */
   tried: boolean;
+  /** Invoice items it bills beside (or, with `itemsBilled: false`, instead of) its items: a proration's (prorations.ts). */
+  pending?: Obj[];
+  /** Whether it bills the subscription's items for `period`. @default true */
+  itemsBilled?: boolean;
+}
+
+/** An invoice's line of a pending invoice item (a proration's: prorations.ts). */
+function pendingLine(item: Obj, invoiceId: string, subscription: string): Obj {
+  return {
+    id: `il_${String(item.id).replace(/^ii_/, '')}`,
+    object: 'line_item',
+    amount: Number(item.amount) || 0,
+    currency: item.currency,
+    description: item.description ?? null,
+    discount_amounts: [],
+    discountable: item.discountable !== false,
+    discounts: [],
+    invoice: invoiceId,
+    invoice_item: item.id,
+    livemode: false,
+    metadata: {},
+    period: item.period,
+    price: item.price ?? null,
+    proration: item.proration === true,
+    proration_details: { credited_items: null },
+    quantity: item.quantity ?? 1,
+    quantity_decimal: item.quantity_decimal ?? String(item.quantity ?? 1),
+    subscription,
+    subscription_item: item.subscription_item ?? null,
+    type: 'invoiceitem',
+  };
 }
 
 /**
@@ -195,9 +227,15 @@ export function invoiceOf(invoicing: Invoicing, kit: FlowKit): Obj {
   const { id: invoiceId, subscription, period, intent, tried, free } = invoicing;
   const now = Math.floor(kit.now() / 1000);
   const id = String(subscription.id);
-  const lines = (record(subscription.items)?.data as Obj[] | undefined) ?? [];
+  const lines = invoicing.itemsBilled === false ? [] : ((record(subscription.items)?.data as Obj[] | undefined) ?? []);
   const amountOf = (line: Obj) => (free ? 0 : (Number(record(line.price)?.unit_amount) || 0) * Number(line.quantity));
-  const total = lines.reduce((sum, line) => sum + amountOf(line), 0);
+  const pending = (invoicing.pending ?? []).map((item) => pendingLine(item, invoiceId, id));
+  // A credit larger than what is due leaves nothing due (Stripe keeps the rest as the customer's
+  // balance, which the twin does not).
+  const total = Math.max(
+    0,
+    lines.reduce((sum, line) => sum + amountOf(line), 0) + pending.reduce((sum, line) => sum + Number(line.amount), 0),
+  );
   const paid = intent === undefined || intent.status === 'succeeded';
   const invoice = kit.example(INVOICES);
   Object.assign(invoice, {
@@ -217,28 +255,32 @@ export function invoiceOf(invoicing: Invoicing, kit: FlowKit): Obj {
     customer: subscription.customer,
     lines: {
       object: 'list',
-      data: lines.map((line) => ({
-        id: kit.newId('il_'),
-        object: 'line_item',
-        amount: amountOf(line),
-        currency: subscription.currency,
-        discount_amounts: [],
-        discountable: true,
-        discounts: [],
-        invoice: invoiceId,
-        livemode: false,
-        metadata: {},
-        price: line.price,
-        proration: false,
-        proration_details: { credited_items: null },
-        quantity: line.quantity,
-        subscription: id,
-        subscription_item: line.id,
-        type: 'subscription',
-        period,
-      })),
+      data: lines
+        .map(
+          (line): Obj => ({
+            id: kit.newId('il_'),
+            object: 'line_item',
+            amount: amountOf(line),
+            currency: subscription.currency,
+            discount_amounts: [],
+            discountable: true,
+            discounts: [],
+            invoice: invoiceId,
+            livemode: false,
+            metadata: {},
+            price: line.price,
+            proration: false,
+            proration_details: { credited_items: null },
+            quantity: line.quantity,
+            subscription: id,
+            subscription_item: line.id,
+            type: 'subscription',
+            period,
+          }),
+        )
+        .concat(pending),
       has_more: false,
-      total_count: lines.length,
+      total_count: lines.length + pending.length,
       url: `/v1/invoices/${invoiceId}/lines`,
     },
     livemode: false,
@@ -654,7 +696,17 @@ export async function amendingSubscription(
     flexible,
   );
   if (mismatch !== undefined) return { error: mismatch };
-  return { sent: { ...sent, items: itemsList(lines, id) } };
+  // The change prorated as `proration_behavior` says (prorations.ts): pending, or invoiced now.
+  const prorated = await prorate(subscription, lines, sent, kit);
+  if (isFlowError(prorated)) return { error: prorated };
+  const { proration_behavior: _, ...kept } = sent;
+  return {
+    sent: {
+      ...kept,
+      items: itemsList(lines, id),
+      ...(prorated.invoice === undefined ? {} : { latest_invoice: prorated.invoice }),
+    },
+  };
 }
 
 /**

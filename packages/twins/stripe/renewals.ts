@@ -22,6 +22,7 @@ import {
 import { INTENTS, madeIntent, writeCharge } from './charges.js';
 import { decline } from './declines.js';
 import { writeInvoice } from './invoice-payments.js';
+import { INVOICE_ITEMS } from './invoices.js';
 import { testOf } from './setup.js';
 
 type Obj = Record<string, unknown>;
@@ -179,11 +180,25 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
   };
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...sub }, after: true });
   running.subscription = sub;
-  const total = totalOf(sub);
+  // Its pending invoice items (a mid-period change's prorations, prorations.ts) are billed with it.
+  const pending = (await kit.objects(INVOICE_ITEMS)).filter((item) => item.subscription === sub.id && !item.invoice);
+  for (const item of pending) {
+    kit.write({ kind: 'updated', template: INVOICE_ITEMS, object: { ...item, invoice: id }, events: [], after: true });
+  }
+  const total = Math.max(0, totalOf(sub) + pending.reduce((sum, item) => sum + (Number(item.amount) || 0), 0));
   const payment = { amount: total, currency: sub.currency, customer: sub.customer, invoice: id };
   const made = total === 0 ? undefined : madeIntent({ ...payment, description: 'Subscription update' }, kit);
   const billed = { start: Number(was.current_period_start), end: start };
-  const invoicing = { id, subscription: sub, reason: 'subscription_cycle', period, billed, free: false, tried: false };
+  const invoicing = {
+    id,
+    subscription: sub,
+    reason: 'subscription_cycle',
+    period,
+    billed,
+    free: false,
+    tried: false,
+    pending,
+  };
   // Written `open` with its PaymentIntent first, so that its events come before the payment's.
   const open = invoiceOf({ ...invoicing, intent: made === undefined ? undefined : { ...made } }, kit);
   invoiceStates(open, kit);

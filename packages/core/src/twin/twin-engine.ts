@@ -1146,7 +1146,10 @@ export class TwinEngine {
     const invalid = this.#parts.flows?.checkUpdate?.(resource.template, params.body);
     if (invalid !== undefined) throw new Refusal(invalid);
     const fields = this.#fields(matched);
-    const body = await this.#amended(matched, resource, params.body);
+    // What the provider's flows write beside the update (Stripe's proration invoice items): kept
+    // with it, before or after its events as each says; dropped when the update is not made.
+    const into = written();
+    const body = await this.#amended(matched, resource, params.body, into, asked);
     let before: unknown;
     let previous: Record<string, unknown> = {};
     const changed = await this.#change(
@@ -1167,7 +1170,9 @@ export class TwinEngine {
     if (changed !== undefined) {
       const object = await this.#view(resource, changed);
       const { template } = resource;
+      await this.#settle(into, false, asked);
       await this.#emit({ kind: 'updated', template, object, before, previous, values: matched.values }, asked);
+      await this.#settle(into, true, asked);
       const shown = this.#shown(resource, object);
       // Changed through its host's path (a pull request's `…/issues/{n}`): answered as one of the host.
       return this.#json(
@@ -1186,17 +1191,27 @@ export class TwinEngine {
     return this.#json(status, this.#wrapped(matched, value));
   }
 
-  /** What an update of a stored object applies: `sent`, or what the provider's flows make of it. */
+  /**
+   * What an update of a stored object applies: `sent`, or what the provider's flows make of it,
+   * in the request's API version; what they write goes `into` the update's effects.
+   */
   async #amended(
     matched: MatchedOperation,
     resource: TwinResource,
     sent: Record<string, unknown>,
+    into: Written,
+    asked: Asked,
   ): Promise<Record<string, unknown>> {
     const amending = this.#parts.flows?.amending;
     if (amending === undefined) return sent;
     const stored = (await this.#stored(resource))?.find(this.#which(matched, resource));
     if (stored === undefined || stored.deleted) return sent;
-    const outcome = await amending(resource.template, structuredClone(stored.object), sent, this.#kit(written()));
+    const outcome = await amending(
+      resource.template,
+      structuredClone(stored.object),
+      sent,
+      this.#kit(into, asked.version),
+    );
     if (outcome !== undefined && 'error' in outcome) throw new Refusal(outcome.error);
     return outcome?.sent ?? sent;
   }

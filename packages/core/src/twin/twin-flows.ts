@@ -287,7 +287,8 @@ export interface TwinFlows {
    * Reads what an update needs of the twin before it is made (a Stripe Subscription's `items`, each
    * price found and merged into the items it has): what the update then applies in place of
    * `sent`, or the error that refuses it with nothing changed; `undefined`: `sent` as it is.
-   * `stored` is the object as it now is; what the kit writes is not kept.
+   * `stored` is the object as it now is; what the kit writes is kept with the update (and its
+   * events emitted), or dropped with it when it is refused or not made.
    */
   amending?(
     template: string,
