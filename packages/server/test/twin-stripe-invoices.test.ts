@@ -248,4 +248,34 @@ describe("a subscription's open invoice", () => {
       await hooks.close();
     }
   });
+
+  it('confirmed with a declining card sends invoice.payment_failed, the invoice attempted and still open', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe, customer, types } = await invoicing('memory', hooks);
+      const price = await stripe.prices.create({
+        product_data: { name: 'Plan' },
+        unit_amount: 1200,
+        currency: 'usd',
+        recurring: { interval: 'month' },
+      });
+      const subscription = await stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        payment_behavior: 'default_incomplete',
+      });
+      const invoice = await stripe.invoices.retrieve(String(subscription.latest_invoice));
+      const [payment] = (await stripe.invoicePayments.list({ invoice: invoice.id })).data;
+      const intent = String(payment?.payment.payment_intent);
+      const declined = await refusal(
+        stripe.paymentIntents.confirm(intent, { payment_method: 'pm_card_chargeDeclined' }),
+      );
+      expect(declined).toMatchObject({ statusCode: 402, code: 'card_declined' });
+      expect(await stripe.invoices.retrieve(invoice.id)).toMatchObject({ status: 'open', attempt_count: 1 });
+      expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe('incomplete');
+      expect(await types()).toContain('invoice.payment_failed');
+    } finally {
+      await hooks.close();
+    }
+  });
 });

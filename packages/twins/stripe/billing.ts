@@ -440,6 +440,24 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...subscription, status: 'active' }, after: true });
 }
 
+/**
+ * An invoice's PaymentIntent confirmed and not paid (a declined card: `invoice.payment_failed`;
+ * 3-D Secure asked: `invoice.payment_action_required`): the open invoice attempted once more.
+ */
+export async function unpaidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
+  if (intent.status === 'succeeded' || typeof intent.invoice !== 'string') return;
+  const invoice = await kit.find(intent.invoice);
+  if (invoice?.object !== 'invoice' || invoice.status !== 'open') return;
+  const tried = {
+    ...invoice,
+    attempt_count: (Number(invoice.attempt_count) || 0) + 1,
+    attempted: true,
+    charge: intent.latest_charge ?? invoice.charge ?? null,
+  };
+  const told = intent.status === 'requires_action' ? 'invoice.payment_action_required' : 'invoice.payment_failed';
+  writeInvoice('updated', tried, [told], kit);
+}
+
 /** The events of a subscription that moved from `paused` to `active`. */
 export const RESUMED = ['customer.subscription.resumed', 'customer.subscription.updated'];
 

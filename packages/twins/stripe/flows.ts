@@ -24,6 +24,7 @@ import {
   PRICES,
   paidInvoice,
   SUBSCRIPTIONS,
+  unpaidInvoice,
   updatedSubscription,
 } from './billing.js';
 import { CHARGES, INTENTS, writeCharge } from './charges.js';
@@ -135,6 +136,7 @@ async function act(
     }
     const error = confirm(next, tools, true, test, held);
     await paidInvoice(next, tools);
+    await unpaidInvoice(next, tools);
     return error === undefined ? { object: next } : { object: next, error };
   }
   if (tail === 'capture') {
