@@ -348,6 +348,15 @@ describe('npm install -g of the core and server tarballs', () => {
   it(
     'a twin needs @mockpoint/twins: without it one error naming the package, with its tarball a Stripe twin',
     async () => {
+      // --twin reads the providers from the package: without it, start-up stops with one line naming it.
+      const refused = await run(bin, ['--port', '0', '--memory', '--twin', 'stripe=0'], {
+        cwd: prefix,
+        env: freshEnv(home),
+      });
+      expect(refused).toMatchObject({ code: 1, stdout: '' });
+      expect(refused.stderr).toMatch(
+        /^mockpoint: error: --twin: the providers' twins are the package @mockpoint\/twins; install it [^\n]*\(npm install @mockpoint\/twins\)\n$/,
+      );
       const daemon = await startDaemon({ bin, args: ['--memory'], env: freshEnv(home) });
       try {
         const missing = await requestJson(`${daemon.url}/api/endpoints/pay/twin`, {
