@@ -197,6 +197,9 @@ async function main(): Promise<void> {
   // Every file the daemon writes (LevelDB's tables and logs, the CA) is its owner's alone, whatever
   // the umask it was started with (docs/safety.md#files-on-disk).
   process.umask(0o077);
+  // `--twin`'s providers are their package's list, imported only when the setting names one: one it
+  // does not ship stops start-up before the store opens (startServer checks it too, for its callers).
+  if (Object.keys(config.twin).length > 0) await (await import('./twin-catalog.js')).checkTwinProviders(config.twin);
   // The store opens (LevelDB's files read on its own thread) while the rest of the modules load.
   const { opening } = await openStore(config);
   const { startServer } = await import('./start-server.js');

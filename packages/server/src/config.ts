@@ -31,7 +31,6 @@ import { MockpointError } from '@mockpoint/core/internal';
 import { closestWord, FLAG_PREFIX } from './commands/closest-word.js';
 import { usageBlock } from './commands/command-list.js';
 import { type HelpRow, helpColumns } from './commands/help-columns.js';
-import { TWIN_PROVIDERS } from './twin-providers.js';
 
 /** The resolved daemon settings: core's limits plus the daemon's own. */
 export interface ServerConfig extends Required<LimitOptions> {
@@ -101,13 +100,13 @@ export class ConfigError extends MockpointError {
   }
 }
 
-/** `--twin`: providers this daemon ships, each not also in `--serve`. */
+/**
+ * `--twin`: each not also in `--serve`. That each is a provider this daemon ships is checked at
+ * start (twin-catalog.ts): the providers are their package's list, imported only then.
+ */
 function checkTwins(twin: Record<string, number>, serve: Record<string, number>): void {
   const setting = SETTINGS.twin.flag ?? SETTINGS.twin.env;
   for (const provider of Object.keys(twin)) {
-    if (!TWIN_PROVIDERS.includes(provider)) {
-      throw new ConfigError(setting, `"${provider}" is no provider; one of ${TWIN_PROVIDERS.join(', ')}`);
-    }
     if (Object.hasOwn(serve, provider)) {
       throw new ConfigError(setting, `"${provider}" is also in --serve; --twin serves it at its own port already`);
     }

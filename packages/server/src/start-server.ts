@@ -38,7 +38,7 @@ import { backendKind, openBackend } from './open-backend.js';
 import { createReporter } from './reporting.js';
 import { StartError } from './start-error.js';
 import { readTlsFiles } from './tls-files.js';
-import { twinCatalog } from './twin-catalog.js';
+import { checkTwinProviders, twinCatalog } from './twin-catalog.js';
 
 export { StartError } from './start-error.js';
 
@@ -229,14 +229,17 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = options.port ?? DEFAULTS.port;
   const host = options.host;
-  // The reporter first, so that a failure to load it leaves no backend open (one already opening is closed).
-  const reporter = await createReporter(options.serverReportingDsn, VERSION).catch(async (error: unknown) => {
-    await opening?.then(
-      (backend) => backend.close(),
-      () => {},
-    );
-    throw error;
-  });
+  // The reporter and `--twin`'s providers first, so that a failure to load the one or a provider the
+  // daemon does not ship leaves no backend open (one already opening is closed).
+  const reporter = await checkTwinProviders(options.twin)
+    .then(() => createReporter(options.serverReportingDsn, VERSION))
+    .catch(async (error: unknown) => {
+      await opening?.then(
+        (backend) => backend.close(),
+        () => {},
+      );
+      throw error;
+    });
   const backend = await (opening ?? openServerBackend(options));
   // Schemas are built and their operations answered in a worker thread, started by the first of them.
   const graphqlRunner = graphqlWorker({ log: (line) => process.stderr.write(`${line}\n`) });

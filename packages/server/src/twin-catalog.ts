@@ -1,29 +1,50 @@
 /**
- * The providers the daemon makes twins of (docs/twins.md): their documents and
- * profiles are `@mockpoint/twins`, an optional peer loaded on the first
- * `PUT /api/endpoints/{name}/twin` of a provider, never at start, so that they
- * cost nothing in the daemon's install or its start-up.
+ * The providers the daemon makes twins of (docs/twins.md): their names, documents and profiles
+ * are `@mockpoint/twins`, an optional peer imported on the first twin of a provider (a
+ * `PUT /api/endpoints/{name}/twin`, `GET /api/twins`, `--twin`), never at a start without one,
+ * so that they cost nothing in the daemon's install or its start-up. The package's list
+ * (its `src/index.ts`, one line a provider) is the only one: its entry names them and loads no
+ * provider's code until that provider's first twin.
  *
  * @module
  */
-import { MockpointError, type TwinCatalog, type TwinSource } from '@mockpoint/core';
-import { TWIN_PROVIDERS } from './twin-providers.js';
+import { MockpointError, type TwinCatalog } from '@mockpoint/core';
+import { SETTINGS } from '@mockpoint/core/defaults';
+import { ConfigError } from './config.js';
 
 /** The package that ships the providers. */
 export const TWINS_PACKAGE = '@mockpoint/twins';
 
+/** What to do without it. */
+const INSTALL = `the providers' twins are the package ${TWINS_PACKAGE}; install it beside the daemon (npm install ${TWINS_PACKAGE})`;
+
+/** The package, imported on first use; `INVALID_TWIN` naming it when it is not installed. */
+async function twins(): Promise<typeof import('@mockpoint/twins')> {
+  try {
+    return await import('@mockpoint/twins');
+  } catch {
+    throw new MockpointError('INVALID_TWIN', `provider: ${INSTALL}`);
+  }
+}
+
 export const twinCatalog: TwinCatalog = {
-  providers: TWIN_PROVIDERS,
-  async load(provider: string): Promise<TwinSource> {
-    let twins: typeof import('@mockpoint/twins');
-    try {
-      twins = await import('@mockpoint/twins');
-    } catch {
-      throw new MockpointError(
-        'INVALID_TWIN',
-        `provider: the providers' twins are the package ${TWINS_PACKAGE}; install it beside the daemon (npm install ${TWINS_PACKAGE})`,
-      );
-    }
-    return twins.load(provider);
-  },
+  providers: async () => (await twins()).providers,
+  load: async (provider) => (await twins()).load(provider),
 };
+
+/**
+ * `--twin stripe=12111`: each a provider the package ships, read only when the setting names one,
+ * so that a daemon without twins never imports the package. A bad one stops start-up with one line.
+ */
+export async function checkTwinProviders(twin: Record<string, number> | undefined): Promise<void> {
+  const asked = Object.keys(twin ?? {});
+  if (asked.length === 0) return;
+  const setting = SETTINGS.twin.flag ?? SETTINGS.twin.env;
+  const shipped = await twinCatalog.providers().catch(() => {
+    throw new ConfigError(setting, INSTALL);
+  });
+  const unknown = asked.find((provider) => !shipped.includes(provider));
+  if (unknown !== undefined) {
+    throw new ConfigError(setting, `"${unknown}" is no provider; one of ${shipped.join(', ')}`);
+  }
+}

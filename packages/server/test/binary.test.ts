@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from '@mockpoint/core/defaults';
 import { startTestRedis } from '@mockpoint/testkit/redis-server';
+import { providers } from '@mockpoint/twins';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   addEndpoint,
@@ -130,6 +131,13 @@ describe('the linux-x64 executable, alone in an empty folder, without node', () 
   it("carries the providers' twins (@mockpoint/twins, which the npm package leaves out): a Stripe twin answers", async () => {
     const daemon = await startDaemon({ bin: exe, cwd: folder, args: ['--memory'], env });
     try {
+      // Their names are the package's list (its CODE map), bundled with it; --twin reads it too.
+      expect(await (await fetch(`${daemon.url}/api/twins`)).json()).toEqual({ providers });
+      const refused = await runCli({ bin: exe, cwd: folder, env, args: ['--memory', '--twin', 'paypal=0'] });
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        `mockpoint: error: --twin: "paypal" is no provider; one of ${providers.join(', ')}\n`,
+      ]);
       const made = await fetch(`${daemon.url}/api/endpoints/pay/twin`, {
         method: 'PUT',
         body: JSON.stringify({ provider: 'stripe' }),

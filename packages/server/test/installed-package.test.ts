@@ -348,6 +348,15 @@ describe('npm install -g of the core and server tarballs', () => {
   it(
     'a twin needs @mockpoint/twins: without it one error naming the package, with its tarball a Stripe twin',
     async () => {
+      // --twin reads the providers from the package: without it, start-up stops with one line naming it.
+      const refused = await run(bin, ['--port', '0', '--memory', '--twin', 'stripe=0'], {
+        cwd: prefix,
+        env: freshEnv(home),
+      });
+      expect(refused).toMatchObject({ code: 1, stdout: '' });
+      expect(refused.stderr).toMatch(
+        /^mockpoint: error: --twin: the providers' twins are the package @mockpoint\/twins; install it [^\n]*\(npm install @mockpoint\/twins\)\n$/,
+      );
       const daemon = await startDaemon({ bin, args: ['--memory'], env: freshEnv(home) });
       try {
         const missing = await requestJson(`${daemon.url}/api/endpoints/pay/twin`, {
@@ -357,6 +366,10 @@ describe('npm install -g of the core and server tarballs', () => {
         expect(missing.status).toBe(400);
         expect(missing.body).toMatchObject({ success: false, error: { code: 'INVALID_TWIN' } });
         expect(JSON.stringify(missing.body)).toContain('npm install @mockpoint/twins');
+        // The providers' names are the package's too: GET /api/twins says to install it.
+        const listed = await requestJson(`${daemon.url}/api/twins`);
+        expect(listed).toMatchObject({ status: 400, body: { error: { code: 'INVALID_TWIN' } } });
+        expect(JSON.stringify(listed.body)).toContain('npm install @mockpoint/twins');
       } finally {
         await daemon.stop('SIGINT');
       }
@@ -376,6 +389,10 @@ describe('npm install -g of the core and server tarballs', () => {
           body: { provider: 'stripe' },
         });
         expect(made.status).toBe(200);
+        expect(await requestJson(`${twinned.url}/api/twins`)).toMatchObject({
+          status: 200,
+          body: { providers: expect.arrayContaining(['stripe']) },
+        });
         const customer = await fetch(`${twinned.url}/endpoint/pay/v1/customers`, {
           method: 'POST',
           headers: { authorization: 'Bearer sk_test_installed', 'content-type': 'application/x-www-form-urlencoded' },

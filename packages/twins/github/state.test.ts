@@ -30,7 +30,7 @@ const PROFILE = { name: 'github', body: 'json', update: 'PATCH', flows: 'github'
 const SHA = 'a'.repeat(40);
 
 async function twin() {
-  const app = createApp({ backend: memoryBackend(), twins: { providers, load } });
+  const app = createApp({ backend: memoryBackend(), twins: { providers: async () => providers, load } });
   const put = await app.request('/api/endpoints/gh/twin', {
     method: 'PUT',
     body: JSON.stringify({ document: DOCUMENT, profile: PROFILE }),

@@ -1,29 +1,30 @@
 /**
  * The providers `createMockServer()` makes twins of (`setTwin({ provider: 'stripe' })`,
- * docs/twins.md), as the daemon does (packages/server/src/twin-catalog.ts): their documents
- * and profiles are `@mockpoint/twins`, an optional peer imported on the first twin of a
- * provider, never at start, so a server without twins loads nothing of it.
+ * docs/twins.md), as the daemon does (packages/server/src/twin-catalog.ts): their names,
+ * documents and profiles are `@mockpoint/twins`, an optional peer imported on the first twin of
+ * a provider (or `GET /api/twins`), never at start, so a server without twins loads nothing of
+ * it. The package's list is the only one.
  *
  * @module
  */
-import { MockpointError, type TwinCatalog, type TwinSource } from '@mockpoint/core';
+import { MockpointError, type TwinCatalog } from '@mockpoint/core';
 
 /** The package that ships the providers. */
 const TWINS_PACKAGE = '@mockpoint/twins';
 
+/** The package, imported on first use; `INVALID_TWIN` naming it when it is not installed. */
+async function twins(): Promise<typeof import('@mockpoint/twins')> {
+  try {
+    return await import('@mockpoint/twins');
+  } catch {
+    throw new MockpointError(
+      'INVALID_TWIN',
+      `provider: the providers' twins are the package ${TWINS_PACKAGE}; install it beside @mockpoint/vitest (npm install --save-dev ${TWINS_PACKAGE})`,
+    );
+  }
+}
+
 export const twinCatalog: TwinCatalog = {
-  // The providers @mockpoint/twins ships: named without importing it (the daemon's list too).
-  providers: ['stripe', 'github'],
-  async load(provider: string): Promise<TwinSource> {
-    let twins: typeof import('@mockpoint/twins');
-    try {
-      twins = await import('@mockpoint/twins');
-    } catch {
-      throw new MockpointError(
-        'INVALID_TWIN',
-        `provider: the providers' twins are the package ${TWINS_PACKAGE}; install it beside @mockpoint/vitest (npm install --save-dev ${TWINS_PACKAGE})`,
-      );
-    }
-    return twins.load(provider);
-  },
+  providers: async () => (await twins()).providers,
+  load: async (provider) => (await twins()).load(provider),
 };

@@ -35,11 +35,19 @@ export const TWIN_UNSEEN: readonly TwinUnseen[] = ['missing', 'examples'];
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `value` as a setting, or `INVALID_TWIN` naming what is wrong. */
-export function parseTwinSetting(value: unknown, providers: readonly string[]): TwinSetting {
+/**
+ * `value` as a setting, or `INVALID_TWIN` naming what is wrong. The providers shipped are asked
+ * for only where a provider is named: a document's twin needs no package of providers.
+ */
+export async function parseTwinSetting(
+  value: unknown,
+  providers: () => Promise<readonly string[]>,
+): Promise<TwinSetting> {
   if (!isObject(value)) {
-    const named = providers[0] === undefined ? '' : `{ "provider": "${providers[0]}" } or `;
-    throw new MockpointError('INVALID_TWIN', `a twin is ${named}{ "document", "profile" }`);
+    throw new MockpointError(
+      'INVALID_TWIN',
+      'a twin is { "provider" } (GET /api/twins lists them) or { "document", "profile" }',
+    );
   }
   const unknown = Object.keys(value).find((key) => !['provider', 'document', 'profile', 'unseen'].includes(key));
   if (unknown !== undefined)
@@ -57,10 +65,11 @@ export function parseTwinSetting(value: unknown, providers: readonly string[]): 
   const kept = unseen === undefined ? {} : { unseen: unseen as TwinUnseen };
   if (provider !== undefined) {
     if (document !== undefined) throw new MockpointError('INVALID_TWIN', 'provider or document: one or the other');
-    if (typeof provider !== 'string' || !providers.includes(provider)) {
+    const shipped = await providers();
+    if (typeof provider !== 'string' || !shipped.includes(provider)) {
       throw new MockpointError(
         'INVALID_TWIN',
-        `provider: one of ${providers.length === 0 ? '(none: this daemon ships no providers)' : providers.join(', ')}`,
+        `provider: one of ${shipped.length === 0 ? '(none: this daemon ships no providers)' : shipped.join(', ')}`,
       );
     }
     return { provider, ...(isObject(profile) ? { profile } : {}), ...kept };

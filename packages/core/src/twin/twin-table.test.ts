@@ -2,7 +2,7 @@
 // process's changes of one name queue in the process and take the shared turn one at a time, each
 // under `twin:<name>`; reads take none.
 import { describe, expect, it } from 'vitest';
-import { createApp, memoryBackend } from '../index.js';
+import { createApp, MockpointError, memoryBackend } from '../index.js';
 import type { SharedTurns } from '../turns/shared-turns.js';
 
 const DOCUMENT = {
@@ -76,7 +76,7 @@ describe("a profile naming a provider's flows", () => {
   it("loads them from the catalog the app is given, once, before the document's model is built", async () => {
     const loaded: string[] = [];
     const catalog = {
-      providers: ['acme'],
+      providers: async () => ['acme'],
       async load(provider: string) {
         loaded.push(provider);
         return {
@@ -98,5 +98,56 @@ describe("a profile naming a provider's flows", () => {
     });
     expect(again.status).toBe(200);
     expect(loaded).toEqual(['acme']);
+  });
+});
+
+// The providers are their package's list (@mockpoint/twins), read from the catalog when a twin of
+// one is asked for: never at start, never for a document's twin, which needs no package.
+describe("the catalog's providers", () => {
+  /** A catalog of `acme` whose reads are counted; `missing` rejects both as a catalog without its package does. */
+  function countingCatalog(missing = false) {
+    const calls = { providers: 0, load: 0 };
+    const absent = () => new MockpointError('INVALID_TWIN', 'provider: install @example/twins');
+    const catalog = {
+      calls,
+      async providers() {
+        calls.providers++;
+        if (missing) throw absent();
+        return ['acme'];
+      },
+      async load() {
+        calls.load++;
+        if (missing) throw absent();
+        return { document: DOCUMENT, profile: { name: 'acme' } };
+      },
+    };
+    return catalog;
+  }
+
+  it('are read on first use: GET /api/twins and a twin naming a provider, not a start nor a document', async () => {
+    const catalog = countingCatalog();
+    const app = createApp({ backend: memoryBackend(), twins: catalog });
+    const put = (body: unknown) => app.request('/api/endpoints/n/twin', { method: 'PUT', body: JSON.stringify(body) });
+    expect((await put({ document: DOCUMENT })).status).toBe(200);
+    expect(catalog.calls).toEqual({ providers: 0, load: 0 });
+    expect(await (await app.request('/api/twins')).json()).toEqual({ providers: ['acme'] });
+    expect(catalog.calls.providers).toBe(1);
+    const wrong = await put({ provider: 'other' });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ error: { code: 'INVALID_TWIN', message: 'provider: one of acme' } });
+    expect((await put({ provider: 'acme' })).status).toBe(200);
+    expect(catalog.calls).toEqual({ providers: 3, load: 1 });
+  });
+
+  it("without the providers' package a document's twin is made, and a provider's names the package", async () => {
+    const catalog = countingCatalog(true);
+    const app = createApp({ backend: memoryBackend(), twins: catalog });
+    const put = (body: unknown) => app.request('/api/endpoints/n/twin', { method: 'PUT', body: JSON.stringify(body) });
+    expect((await put({ document: DOCUMENT })).status).toBe(200);
+    const refused = await put({ provider: 'acme' });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'INVALID_TWIN', message: 'provider: install @example/twins' },
+    });
   });
 });

@@ -32,9 +32,14 @@ export interface TwinSource {
   provider?: TwinProvider;
 }
 
-/** The providers a daemon ships, loaded on first use. */
+/**
+ * The providers a daemon ships, loaded on first use. Their names too are read when first asked
+ * (a twin of a provider, `GET /api/twins`), never at start: they are the package that ships them
+ * (`@mockpoint/twins`, an optional peer), whose one list they are. Both reject, with a stable
+ * code and what to install, when that package is absent.
+ */
 export interface TwinCatalog {
-  readonly providers: readonly string[];
+  providers(): Promise<readonly string[]>;
   load(provider: string): Promise<TwinSource>;
 }
 
@@ -115,8 +120,9 @@ export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | und
   // from what another app of the process happened to load, so the answer does not depend on that.
   const flows = setting.profile?.flows;
   if (typeof flows === 'string' && flows !== setting.provider) {
-    if (catalog === undefined || !catalog.providers.includes(flows)) {
-      const shipped = catalog === undefined || catalog.providers.length === 0 ? 'none' : catalog.providers.join(', ');
+    const providers = catalog === undefined ? [] : await catalog.providers();
+    if (catalog === undefined || !providers.includes(flows)) {
+      const shipped = providers.length === 0 ? 'none' : providers.join(', ');
       throw new MockpointError(
         'INVALID_TWIN',
         `profile.flows: "${flows.slice(0, 64)}" is no provider this daemon ships (it ships ${shipped}); a provider's flows come with @mockpoint/twins (see docs/twins.md)`,

@@ -126,7 +126,10 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     }
   };
 
-  app.get('/api/twins', (c) => c.json({ providers: twins.catalog?.providers ?? [] }));
+  /** The providers this daemon ships: none without a catalog; the catalog reads them on first use. */
+  const shipped = async (): Promise<readonly string[]> => (await twins.catalog?.providers()) ?? [];
+
+  app.get('/api/twins', async (c) => c.json({ providers: await shipped() }));
 
   app.get(path, async (c) => {
     const name = pathName(c.req.param('name') ?? '');
@@ -141,7 +144,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     const name = pathName(c.req.param('name') ?? '');
     // Its input, read by its declaration (settings/twin-setting.ts); checked against the providers it ships here.
     const body = await NAME_SETTINGS.twin.input.read(c.req.raw, options, schemas);
-    const setting = parseTwinSetting(body, twins.catalog?.providers ?? []);
+    const setting = await parseTwinSetting(body, shipped);
     const answer = await shown(name, setting, twins);
     await changing(name, () => endpoints.store.setSetting('twin', name, setting));
     return c.json(answer);
@@ -156,7 +159,8 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
     if (trigger.to !== undefined) checkDeliveryTarget(trigger.to, options.deliveryAllowHosts);
     const engine = await twins.engine(name);
     if (engine === null) {
-      const providers = (twins.catalog?.providers ?? []).join(', ') || '(none)';
+      // The providers, to name in the message; their package missing is named by PUT, not here.
+      const providers = (await shipped().catch(() => [])).join(', ') || '(none)';
       throw new MockpointError(
         'TWIN_NOT_FOUND',
         `"${name}" has no twin to trigger; make one with PUT /api/endpoints/${name}/twin { "provider": one of ${providers} }`,
