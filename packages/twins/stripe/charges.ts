@@ -125,3 +125,18 @@ export function writePaidIntent(payment: Payment, kit: FlowKit, after = false): 
   writeCharge(intent, kit, after);
   return intent;
 }
+
+/**
+ * `intent` (none: nothing) canceled at `at` (Unix seconds) for `reason` (`void_invoice`, or `null`),
+ * with `payment_intent.canceled`, unless it already succeeded or was canceled.
+ */
+export function cancelUnpaid(
+  intent: Record<string, unknown> | undefined,
+  at: number,
+  reason: string | null,
+  kit: FlowKit,
+): void {
+  if (intent === undefined || intent.status === 'succeeded' || intent.status === 'canceled') return;
+  const canceled = { ...intent, status: 'canceled', canceled_at: at, cancellation_reason: reason };
+  kit.write({ kind: 'updated', template: INTENTS, object: canceled, events: ['payment_intent.canceled'], after: true });
+}

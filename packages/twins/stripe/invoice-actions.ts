@@ -14,7 +14,7 @@
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
 import { customerMethod, paidBy, paidInvoice } from './billing.js';
-import { INTENTS, madeIntent, writeCharge } from './charges.js';
+import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
 import { decline } from './declines.js';
 import { invalidRequest } from './errors.js';
 import { writePaymentOf } from './invoice-payments.js';
@@ -87,16 +87,7 @@ async function pay(invoice: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome
   if (sent.paid_out_of_band === true) {
     // Paid outside Stripe: the PaymentIntent it had is not used (canceled), its invoice payment too.
     const intent = typeof invoice.payment_intent === 'string' ? await kit.find(invoice.payment_intent) : undefined;
-    if (intent !== undefined && intent.status !== 'succeeded' && intent.status !== 'canceled') {
-      const canceled = { ...intent, status: 'canceled', canceled_at: now, cancellation_reason: null };
-      kit.write({
-        kind: 'updated',
-        template: INTENTS,
-        object: canceled,
-        events: ['payment_intent.canceled'],
-        after: true,
-      });
-    }
+    cancelUnpaid(intent, now, null, kit);
     const paid = {
       ...invoice,
       status: 'paid',
@@ -183,6 +174,12 @@ async function pay(invoice: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome
   return { object: { ...paidBy(invoice, intent, now), payment_intent: intent.id }, events: [] };
 }
 
+/** `invoice` voided at `at` (Unix seconds): `void`, `status_transitions.voided_at`, no attempt to come. */
+export function voidedAt(invoice: Obj, at: number): Obj {
+  const transitions = { ...(record(invoice.status_transitions) ?? {}), voided_at: at };
+  return { ...invoice, status: 'void', status_transitions: transitions, next_payment_attempt: null };
+}
+
 /** An open (or uncollectible) invoice voided: its PaymentIntent canceled (`void_invoice`). */
 async function voided(invoice: Obj, kit: FlowKit): Promise<ActionOutcome> {
   if (invoice.status !== 'open' && invoice.status !== 'uncollectible') {
@@ -190,19 +187,9 @@ async function voided(invoice: Obj, kit: FlowKit): Promise<ActionOutcome> {
   }
   const now = Math.floor(kit.now() / 1000);
   const intent = typeof invoice.payment_intent === 'string' ? await kit.find(invoice.payment_intent) : undefined;
-  if (intent !== undefined && intent.status !== 'succeeded' && intent.status !== 'canceled') {
-    const canceled = { ...intent, status: 'canceled', canceled_at: now, cancellation_reason: 'void_invoice' };
-    kit.write({
-      kind: 'updated',
-      template: INTENTS,
-      object: canceled,
-      events: ['payment_intent.canceled'],
-      after: true,
-    });
-  }
-  const transitions = { ...(record(invoice.status_transitions) ?? {}), voided_at: now };
+  cancelUnpaid(intent, now, 'void_invoice', kit);
   return {
-    object: { ...invoice, status: 'void', status_transitions: transitions, next_payment_attempt: null },
+    object: voidedAt(invoice, now),
     events: ['invoice.voided'],
   };
 }

@@ -19,8 +19,9 @@ import {
   paidBy,
   SUBSCRIPTIONS,
 } from './billing.js';
-import { INTENTS, madeIntent, writeCharge } from './charges.js';
+import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
 import { decline } from './declines.js';
+import { voidedAt } from './invoice-actions.js';
 import { writeInvoice } from './invoice-payments.js';
 import { INVOICE_ITEMS } from './invoices.js';
 import { testOf } from './setup.js';
@@ -115,18 +116,8 @@ export async function runStep(running: Running, step: Step, kit: FlowKit): Promi
 function expire(running: Running, at: number, kit: FlowKit): void {
   const { invoice, intent } = running.resumption ?? { invoice: {}, intent: undefined };
   running.resumption = undefined;
-  if (intent !== undefined && intent.status !== 'succeeded' && intent.status !== 'canceled') {
-    const canceled = { ...intent, status: 'canceled', canceled_at: at, cancellation_reason: 'void_invoice' };
-    kit.write({
-      kind: 'updated',
-      template: INTENTS,
-      object: canceled,
-      events: ['payment_intent.canceled'],
-      after: true,
-    });
-  }
-  const transitions = { ...((invoice.status_transitions as Obj | undefined) ?? {}), voided_at: at };
-  const voided = { ...invoice, status: 'void', status_transitions: transitions, next_payment_attempt: null };
+  cancelUnpaid(intent, at, 'void_invoice', kit);
+  const voided = voidedAt(invoice, at);
   updateInvoice(voided, ['invoice.voided'], kit);
   running.subscription = { ...running.subscription, status: 'paused', current_period_end: at };
   const events = ['customer.subscription.updated', 'customer.subscription.paused'];
