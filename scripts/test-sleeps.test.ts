@@ -26,9 +26,11 @@ interface Allowed {
   /**
    * `safety-net`: a timer that never runs out in a passing test (it only ends a test that hangs, or
    * it is the code under test's own and the test ends it first); `pause`: a real fixed sleep, one the
-   * test waits out. At most {@link MAX_PAUSES} pauses (issue #74).
+   * test waits out. At most {@link MAX_PAUSES} pauses (issue #74). `pace`: how often something is
+   * done beside the test, whose stop wakes it (never waited out); `fake-clock`: a delay on Vitest's
+   * fake timers, which the test runs at once.
    */
-  kind: 'safety-net' | 'pause';
+  kind: 'safety-net' | 'pause' | 'pace' | 'fake-clock';
   /** Why no event can stand in for it. */
   reason: string;
 }
@@ -68,6 +70,43 @@ const ALLOWED: Allowed[] = [
     line: 'resolve(-1), 10_000',
     kind: 'safety-net',
     reason: '-1 only when a socket is not closed for idleness within 10 s, which fails the test',
+  },
+  {
+    file: 'packages/core/src/codec/body.test.ts',
+    line: 'paced(8, 1024, 60)',
+    kind: 'fake-clock',
+    reason: 'the gaps between chunks run on vi.useFakeTimers (performance.now() too): the test advances them at once',
+  },
+  {
+    file: 'packages/core/src/codec/body.test.ts',
+    line: 'paced(8, 1024, 400)',
+    kind: 'fake-clock',
+    reason: 'the gaps between chunks run on vi.useFakeTimers (performance.now() too): the test advances them at once',
+  },
+  {
+    file: 'packages/server/test/helpers/watch-health.ts',
+    line: 'setTimeout(resolve, intervalMs)',
+    kind: 'pace',
+    reason: 'how often a fuzz test asks /api/health beside its work; stop() wakes the pause, so no test waits one out',
+  },
+  {
+    file: 'packages/server/test/namespace-lifecycle.test.ts',
+    line: 'settledAt([delayed, timedOut, unary, streamEnded, talkEnded], 5000)',
+    kind: 'safety-net',
+    reason:
+      'a deadline raced against the calls ending, cleared when they end; reached only when one hangs, which fails the test',
+  },
+  {
+    file: 'packages/server/test/websocket-limits.test.ts',
+    line: 'endedWithin(socket, 8000)',
+    kind: 'safety-net',
+    reason: 'false only when the socket is not closed within 8 s (the timer cleared on close), which fails the test',
+  },
+  {
+    file: 'packages/server/test/websocket-limits.test.ts',
+    line: 'endedWithin(socket, 15_000)',
+    kind: 'safety-net',
+    reason: 'false only when a socket is not closed within 15 s (the timer cleared on close), which fails the test',
   },
   {
     file: 'packages/server/test/replicas.test.ts',
@@ -127,6 +166,34 @@ const literalMs = (text: string | undefined): number | undefined =>
 /** A timer whose callback only fails or stops a hung test. */
 const SAFETY_NET = /\breject\(|\.kill\(|\.destroy\(|throw /;
 
+/**
+ * Where the delay named `name` at `at` is a number in `source`, with the index it is waited at:
+ * a `const`/`let` of it, a parameter's default (`intervalMs = 200`), or, for a parameter with
+ * none, the number each call of the function passes in its place (`paced(8, 1024, 60)`).
+ */
+function namedMs(source: string, name: string, at: number): { index: number; ms: number }[] {
+  const literal = '(\\d[\\d_]*)';
+  const constant = new RegExp(`\\b(?:const|let)\\s+${name}\\s*(?::[^=]+)?=\\s*${literal}\\s*[;,\\n]`).exec(source);
+  if (constant !== null) return [{ index: at, ms: Number((constant[1] as string).replaceAll('_', '')) }];
+  const byDefault = new RegExp(`\\b${name}\\s*(?::\\s*number\\s*)?=\\s*${literal}\\s*[,)]`).exec(source);
+  if (byDefault !== null) return [{ index: at, ms: Number((byDefault[1] as string).replaceAll('_', '')) }];
+  // The nearest function before `at` taking `name` as a parameter, and the calls of it.
+  let found: { fn: string; position: number } | undefined;
+  for (const match of source.slice(0, at).matchAll(/function\s+(\w+)\s*\(([^)]*)\)/g)) {
+    const params = (match[2] as string).split(',').map((param) => param.trim().split(/[\s:=?]/)[0]);
+    const position = params.indexOf(name);
+    if (position !== -1) found = { fn: match[1] as string, position };
+  }
+  if (found === undefined) return [];
+  const { fn, position } = found;
+  const calls: { index: number; ms: number }[] = [];
+  for (const call of source.matchAll(new RegExp(`(?<![\\w.]|function\\s)${fn}\\(`, 'g'))) {
+    const ms = literalMs(argumentsAt(source, call.index + call[0].length - 1)?.[position]);
+    if (ms !== undefined) calls.push({ index: call.index, ms });
+  }
+  return calls;
+}
+
 /** Every fixed pause of MIN_MS or more in `source`. */
 export function findPauses(file: string, source: string): Pause[] {
   const pauses: Pause[] = [];
@@ -141,7 +208,12 @@ export function findPauses(file: string, source: string): Pause[] {
     if (args === undefined || args.length === 0) continue;
     const first = literalMs(args[0]);
     if (first !== undefined) add(match.index, first);
-    else if (!SAFETY_NET.test(args[0] as string)) add(match.index, literalMs(args[1]));
+    else if (!SAFETY_NET.test(args[0] as string)) {
+      const delay = args[1];
+      if (delay !== undefined && /^[A-Za-z_$][\w$]*$/.test(delay)) {
+        for (const named of namedMs(source, delay, match.index)) add(named.index, named.ms);
+      } else add(match.index, literalMs(delay));
+    }
   }
   for (const match of source.matchAll(/(?<![.\w])(sleep|wait|delay|tick|pause)\(\s*(\d[\d_]*)\s*[,)]/g))
     add(match.index, literalMs(match[2]));
@@ -168,9 +240,13 @@ describe('fixed sleeps in tests', () => {
         "setTimeout(() => child.kill('SIGKILL'), 90_000);",
         'socket.setTimeout(5000, () => socket.destroy());',
         "await reader.wait('some', 3, 300);",
+        // A delay named, not written: a const, a parameter's default, the number a call passes.
+        'const GAP = 40;\nsetTimeout(next, GAP);',
+        'function watch(url, intervalMs = 250) { setTimeout(ask, intervalMs); }',
+        'function paced(count, gapMs) { setTimeout(resolve, gapMs); }\npaced(8, 60);\npaced(2, 5);',
       ].join('\n'),
     );
-    expect(found.map((pause) => pause.ms)).toEqual([50, 1000, 200, 30]);
+    expect(found.map((pause) => pause.ms)).toEqual([50, 1000, 200, 40, 250, 60, 30]);
   });
 
   it('has none outside the allow-list, and the allow-list has no stale entry', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonTooDeep, MAX_JSON_DEPTH, readStreamPrefix } from './body.js';
 
 describe('jsonTooDeep', () => {
@@ -37,10 +37,28 @@ function paced(count: number, size: number, gapMs: number) {
 }
 
 describe('readStreamPrefix past its limit', () => {
+  // The gaps and the pause bound run on fake timers (performance.now() with them): no real waiting.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** `reading` with every timer it sets run in time order until it ends. */
+  async function timed<T>(reading: Promise<T>): Promise<T> {
+    let done = false;
+    const settled = reading.finally(() => {
+      done = true;
+    });
+    while (!done) await vi.advanceTimersToNextTimerAsync();
+    return settled;
+  }
+
   it('drops the rest while it keeps coming, longer in all than the pause bound', async () => {
     // 8 chunks 60 ms apart: 420 ms of dropping in all, against a 150 ms pause bound.
     const { stream, state } = paced(8, 1024, 60);
-    const read = await readStreamPrefix(stream, 10, 1 << 20, undefined, 150);
+    const read = await timed(readStreamPrefix(stream, 10, 1 << 20, undefined, 150));
     expect(read.truncated).toBe(true);
     expect(read.bytes.byteLength).toBe(10);
     expect(state).toEqual({ pulled: 8, cancelled: false });
@@ -48,7 +66,7 @@ describe('readStreamPrefix past its limit', () => {
 
   it('stops at the first pause longer than the bound, and cancels the rest', async () => {
     const { stream, state } = paced(8, 1024, 400);
-    const read = await readStreamPrefix(stream, 10, 1 << 20, undefined, 100);
+    const read = await timed(readStreamPrefix(stream, 10, 1 << 20, undefined, 100));
     expect(read.truncated).toBe(true);
     expect(state.cancelled).toBe(true);
     expect(state.pulled).toBeLessThan(8);

@@ -62,6 +62,8 @@ export async function watchHealth(url: string, pid: number, intervalMs = 200): P
   report.rssPeak = report.rssStart;
   let running = true;
   let askedAt = 0;
+  /** Ends the pause between asks at once: stop() does not wait one out. */
+  let wake: (() => void) | undefined;
   const loop = (async () => {
     while (running) {
       askedAt = performance.now();
@@ -76,12 +78,18 @@ export async function watchHealth(url: string, pid: number, intervalMs = 200): P
       report.worstMs = Math.max(report.worstMs, performance.now() - askedAt);
       askedAt = 0;
       report.rssPeak = Math.max(report.rssPeak, await rssOf(pid));
-      if (running) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      if (running) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, intervalMs);
+        });
+      }
     }
   })();
   return {
     async stop() {
       running = false;
+      wake?.();
       // An ask still waiting counts for what it has waited so far.
       if (askedAt !== 0) report.worstMs = Math.max(report.worstMs, performance.now() - askedAt);
       await loop;
