@@ -43,6 +43,24 @@ function hangUpMidUpload(url: string, head: string, partial: string): Promise<vo
   });
 }
 
+/**
+ * Sends the head of a plain request (no `Expect`) and part of its body in one write, and hangs up
+ * (RST) once those bytes are out: the daemon meets the reset wherever it is, reading the head or
+ * the body.
+ */
+function hangUpPlain(url: string, head: string, partial: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(head + partial, () => {
+        socket.resetAndDestroy();
+        resolve();
+      }),
+    );
+    socket.on('error', reject);
+  });
+}
+
 describe('a client that hangs up mid-upload', () => {
   it('on add, replace and an endpoint: nothing stored or recorded, no stack, nothing sent to Sentry', async () => {
     const daemon = await startDaemon({
@@ -63,7 +81,14 @@ describe('a client that hangs up mid-upload', () => {
       await hangUpMidUpload(daemon.url, head('/api/endpoint/add'), body[kind]);
       await hangUpMidUpload(daemon.url, head('/api/endpoints/half'), body[kind]);
       await hangUpMidUpload(daemon.url, head('/endpoint/hook'), body[kind]);
+      // The plain upload, without Expect: the same, the reset met at any point.
+      const plain = (path: string) => head(path).replace(expect100, '');
+      await hangUpPlain(daemon.url, plain('/api/endpoint/add'), body[kind]);
+      await hangUpPlain(daemon.url, plain('/api/endpoints/half'), body[kind]);
+      await hangUpPlain(daemon.url, plain('/endpoint/hook'), body[kind]);
     }
+    // Each hang-up was met (the daemon still answers on its own time).
+    expect((await requestJson(`${daemon.url}/api/health`)).status).toBe(200);
     // The daemon serves on, and nothing was stored or recorded.
     expect((await requestJson(`${daemon.url}/api/endpoints/half`)).status).toBe(404);
     const journal = await requestJson(`${daemon.url}/api/endpoints/hook/requests`);
