@@ -47,6 +47,7 @@ describe.each([
       headers: GITHUB,
       body: '{"title":"Crash"}',
     });
+    await call(`/endpoint/${code}/user/repos`, { method: 'POST', headers: GITHUB, body: '{"name":"widgets"}' });
     const plain = `plain-${size.label}`;
     await call('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: plain, data: {} }) });
 
@@ -80,6 +81,10 @@ describe.each([
     );
     await poll(() => panel.getByRole('list', { name: 'Events' }).textContent()).toMatch(
       /dlv_\S+ \w+ to http:\/\/127\.0\.0\.1:9\/hooks/,
+    );
+    // The repository it made is the twin's own record, shown beside the document's collections.
+    await poll(() => panel.getByRole('region', { name: /^repos \(the twin's own\): \d+$/ }).textContent()).toMatch(
+      /widgets/,
     );
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `twin-${size.label}-github`);

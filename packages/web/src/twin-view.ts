@@ -42,6 +42,22 @@ function objectLine(kept: Kept): HTMLElement {
   );
 }
 
+/**
+ * What the provider keeps of its own beside its document's collections (GitHub's repositories,
+ * refs, files, collaborators: `_own-{kind}`, each `{ key, record }`), by kind, as objects of the
+ * panel (the key as the id); the counters a kind keeps for its numbers left out.
+ */
+function ownGroups(collections: Record<string, unknown[]>): { kind: string; objects: Kept[] }[] {
+  return Object.entries(collections)
+    .filter(([key, items]) => key.startsWith('_own-') && !key.endsWith('-numbers') && items.length > 0)
+    .map(([key, items]) => ({
+      kind: key.slice('_own-'.length),
+      objects: (items as { key?: unknown; record?: Record<string, unknown> }[])
+        .map((item) => ({ object: { ...item.record, number: undefined, id: String(item.key) } }))
+        .reverse(),
+    }));
+}
+
 /** The live objects of a collection, newest first. */
 function liveObjects(items: unknown[] | undefined): Kept[] {
   return ((items ?? []) as Kept[]).filter((item) => item.deleted !== true && item.object !== undefined).reverse();
@@ -119,11 +135,14 @@ export class TwinView {
       .filter((template) => template !== eventsAt)
       .map((template) => ({ template, objects: liveObjects(collections[twin.kept[template] ?? '']) }))
       .filter((group) => group.objects.length > 0);
+    // What the provider keeps of its own (GitHub's repositories, refs, files), after the document's.
+    const own = ownGroups(collections).map(({ kind, objects }) => ({ template: `${kind} (the twin's own)`, objects }));
+    const shown = [...groups, ...own];
     replaceChildren(
       this.#objects,
-      groups.length === 0
+      shown.length === 0
         ? h('p', { class: 'empty' }, 'None yet: what a client creates through the twin shows here.')
-        : groups.map(({ template, objects }) =>
+        : shown.map(({ template, objects }) =>
             h(
               'section',
               { class: 'twin-collection', 'aria-label': `${template}: ${objects.length}` },
