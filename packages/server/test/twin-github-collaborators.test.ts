@@ -29,8 +29,9 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const receiver = await hookReceiver();
     try {
-      const repo = { owner: 'octocat', repo: 'widgets' };
-      await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, private: true });
+      // An organization's repository: `permission` counts there only (GitHub's docs; a personal one's: below).
+      const repo = { owner: 'octo-org', repo: 'widgets' };
+      await octokit.rest.repos.createInOrg({ org: repo.owner, name: repo.repo, private: true });
       await octokit.rest.repos.createWebhook({
         ...repo,
         config: { url: receiver.url, secret: SECRET },
@@ -45,7 +46,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
         permissions: 'write',
         invitee: { login: 'alice' },
         inviter: { login: 'octocat' },
-        repository: { full_name: 'octocat/widgets', private: true },
+        repository: { full_name: 'octo-org/widgets', private: true },
         expired: false,
       });
       // Again while pending: the same invitation, its permission changed.
@@ -112,7 +113,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
       expect(orgs.data.map((one) => [one.login, one.type, one.role_name])).toEqual([['octocat', 'User', 'admin']]);
 
       // GitHub's refusals: the owner, a permission it does not take, a login it never makes.
-      expect(await failed(octokit.rest.repos.addCollaborator({ ...repo, username: 'octocat' }))).toBe(422);
+      expect(await failed(octokit.rest.repos.addCollaborator({ ...repo, username: repo.owner }))).toBe(422);
       const wrong = octokit.request('PUT /repos/{owner}/{repo}/collaborators/{username}', {
         ...repo,
         username: 'dave',
@@ -137,7 +138,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
       expect(added).toMatchObject({
         member: { login: 'alice' },
         changes: { permission: { to: 'write' }, role_name: { to: 'write' } },
-        repository: { full_name: 'octocat/widgets' },
+        repository: { full_name: 'octo-org/widgets' },
         sender: { login: 'octocat' },
       });
       expect(Object.keys(added)).toEqual(expect.arrayContaining(exampleKeys('member', 'added')));
@@ -145,6 +146,44 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
       await receiver.close();
     }
   });
+});
+
+it("takes a personal repository's collaborators as writers, and lists by affiliation", async () => {
+  const { root } = await twinDaemon('github', 'memory');
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  // A personal repository: `permission` is "only valid on organization-owned repositories".
+  const mine = { owner: 'octocat', repo: 'notes' };
+  await octokit.rest.repos.createForAuthenticatedUser({ name: mine.repo });
+  const invited = await octokit.rest.repos.addCollaborator({ ...mine, username: 'bob', permission: 'admin' });
+  expect(invited.data?.permissions).toBe('write');
+  await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(invited.data?.id) });
+  const level = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...mine, username: 'bob' });
+  expect(level.data.permission).toBe('write');
+  const names = async (repo: { owner: string; repo: string }, affiliation?: 'outside' | 'direct' | 'all') =>
+    (await octokit.rest.repos.listCollaborators({ ...repo, ...(affiliation ? { affiliation } : {}) })).data.map(
+      (one) => one.login,
+    );
+  expect([await names(mine), await names(mine, 'direct'), await names(mine, 'outside')]).toEqual([
+    ['octocat', 'bob'],
+    ['octocat', 'bob'],
+    ['bob'],
+  ]);
+  // An organization's: its member (the twin's user) is neither outside nor direct.
+  const theirs = { owner: 'octo-org', repo: 'tools' };
+  await octokit.rest.repos.createInOrg({ org: theirs.owner, name: theirs.repo });
+  const asked = await octokit.rest.repos.addCollaborator({ ...theirs, username: 'carol', permission: 'maintain' });
+  expect(asked.data?.permissions).toBe('maintain');
+  await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(asked.data?.id) });
+  expect([await names(theirs, 'all'), await names(theirs, 'direct'), await names(theirs, 'outside')]).toEqual([
+    ['octocat', 'carol'],
+    ['carol'],
+    ['carol'],
+  ]);
+  const wrong = await octokit.rest.repos.listCollaborators({ ...theirs, affiliation: 'everyone' as 'all' }).then(
+    () => 0,
+    (error: { status: number }) => error.status,
+  );
+  expect(wrong).toBe(422);
 });
 
 it('mockpoint trigger github sends member.added and member.removed, made through the twin', async () => {

@@ -116,13 +116,20 @@ function tellMember(state: FlowState, place: RepoPlace, login: string, action: '
   });
 }
 
+/** Whether the repository is an organization's (`permission` counts only there, as GitHub's docs say). */
+function ofOrganization(place: RepoPlace): boolean {
+  return (place.repository?.owner as Record<string, unknown> | undefined)?.type === 'Organization';
+}
+
 async function invite(username: string, sent: Record<string, unknown>, state: FlowState, place: RepoPlace) {
   if (!LOGIN.test(username)) return { error: NOT_FOUND };
   const asked = sent.permission ?? 'push';
-  const role = typeof asked === 'string' ? ROLES[asked] : undefined;
-  if (role === undefined) {
+  const named = typeof asked === 'string' ? ROLES[asked] : undefined;
+  if (named === undefined) {
     return refused('permission', 'permission must be one of pull, triage, push, maintain, admin');
   }
+  // "Only valid on organization-owned repositories": a personal repository's collaborators can write.
+  const role = ofOrganization(place) ? named : (ROLES.push as string);
   if (username.toLowerCase() === ownerLogin(place).toLowerCase()) {
     return refused('username', 'Repository owner cannot be a collaborator');
   }
@@ -168,17 +175,29 @@ async function invite(username: string, sent: Record<string, unknown>, state: Fl
 /**
  * The collaborators of a repository: its owner (of an organization's, the twin's user, who made it
  * and administers it) and those kept; `permission` (pull, triage, push, maintain, admin) keeps
- * those who have it.
+ * those who have it; `affiliation` (GitHub's: `outside` the collaborators who are not the
+ * organization's members, `direct` those given access to the repository itself, `all` by default)
+ * reads the twin's user as the organization's one member and a personal repository's owner as
+ * direct.
  */
 async function listed(
   state: FlowState,
   place: RepoPlace,
   query: Record<string, unknown>,
-): Promise<Record<string, unknown>[]> {
-  const owner = place.repository?.owner as Record<string, unknown> | undefined;
-  const admin = owner?.type === 'Organization' ? GITHUB_USER.login : ownerLogin(place);
+): Promise<Record<string, unknown>[] | FlowError> {
+  const organization = ofOrganization(place);
+  const admin = organization ? GITHUB_USER.login : ownerLogin(place);
+  const affiliation = query.affiliation ?? 'all';
+  if (affiliation !== 'all' && affiliation !== 'direct' && affiliation !== 'outside') {
+    return refused('affiliation', 'affiliation must be one of outside, direct, all').error;
+  }
   const kept = await collaborators(state, place);
-  const all = [shownCollaborator(admin, 'admin'), ...kept.map(({ login, role }) => shownCollaborator(login, role))];
+  // The organization's member (the twin's user) is neither outside nor direct: its access is the organization's.
+  const ownerShown = affiliation === 'all' || (affiliation === 'direct' && !organization);
+  const all = [
+    ...(ownerShown ? [shownCollaborator(admin, 'admin')] : []),
+    ...kept.map(({ login, role }) => shownCollaborator(login, role)),
+  ];
   const wanted = typeof query.permission === 'string' ? query.permission : undefined;
   return wanted === undefined
     ? all
@@ -192,7 +211,10 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
   if (place.repository === undefined) return undefined;
   const username = matched.values.username ?? '';
   const key = `${place.scope}:${username.toLowerCase()}`;
-  if (template === COLLABORATORS && method === 'GET') return { list: await listed(state, place, sent.query) };
+  if (template === COLLABORATORS && method === 'GET') {
+    const listing = await listed(state, place, sent.query);
+    return Array.isArray(listing) ? { list: listing } : { error: listing };
+  }
   if (template === COLLABORATOR) {
     if (method === 'PUT') return invite(username, sent.body, state, place);
     const kept = (await state.read<CollaboratorRecord>(COLLABORATOR_KIND)).get(key);
