@@ -147,81 +147,70 @@ describe.each(['memory', 'level'] as const)('an invoice after its draft (%s)', (
   });
 });
 
-describe('mockpoint trigger stripe of the invoice events', () => {
-  it('makes each through the flows, about an invoice or item the twin holds', async () => {
-    const hooks = await hookReceiver();
-    try {
-      const { stripe, daemon, name, types } = await invoicing('memory', hooks);
-      const client = createClient({ baseUrl: daemon.url });
-      const wanted: [string, Record<string, unknown>][] = [
-        ['invoice.voided', { object: 'invoice', status: 'void' }],
-        ['invoice.marked_uncollectible', { object: 'invoice', status: 'uncollectible' }],
-        ['invoice.sent', { object: 'invoice', status: 'open', collection_method: 'send_invoice' }],
-        ['invoice.deleted', { object: 'invoice' }],
-        ['invoice.payment_action_required', { object: 'invoice', status: 'open', attempted: true }],
-        ['invoiceitem.created', { object: 'invoiceitem', amount: 2000 }],
-        ['invoiceitem.updated', { object: 'invoiceitem', metadata: { foo: 'bar' } }],
-        ['invoiceitem.deleted', { object: 'invoiceitem' }],
-      ];
-      for (const [type, shape] of wanted) {
-        const sent = await client.triggerTwin(name, { event: type });
-        const event = sent.events.find((one) => one.type === type)?.event as { data: { object: { id: string } } };
-        expect(event?.data.object, type).toMatchObject(shape);
-        // About an object the twin holds (or held: a deleted one reads as its stub).
-        const id = event.data.object.id;
-        const read = type.startsWith('invoiceitem.')
-          ? await stripe.invoiceItems.retrieve(id)
-          : await stripe.invoices.retrieve(id);
-        expect(read.id, type).toBe(id);
-      }
-      const told = await types();
-      for (const [type] of wanted) expect(told, type).toContain(type);
-    } finally {
-      await hooks.close();
+/**
+ * Triggers each event of `wanted` on the twin and checks its object has the shape given and is one
+ * the twin holds (or held: a deleted one reads as its stub), read back with `read`; then that each
+ * was delivered and verified.
+ */
+async function triggerEach(
+  wanted: readonly [string, (stripe: Stripe, id: string) => Promise<{ id: string }>, Record<string, unknown>][],
+): Promise<void> {
+  const hooks = await hookReceiver();
+  try {
+    const { stripe, daemon, name, types } = await invoicing('memory', hooks);
+    const client = createClient({ baseUrl: daemon.url });
+    for (const [type, read, shape] of wanted) {
+      const sent = await client.triggerTwin(name, { event: type });
+      const event = sent.events.find((one) => one.type === type)?.event as { data: { object: { id: string } } };
+      expect(event?.data.object, type).toMatchObject(shape);
+      expect((await read(stripe, event.data.object.id)).id, type).toBe(event.data.object.id);
     }
-  });
-});
+    const told = await types();
+    for (const [type] of wanted) expect(told, type).toContain(type);
+  } finally {
+    await hooks.close();
+  }
+}
 
-describe('mockpoint trigger stripe of the objects kept as any collection', () => {
-  it('makes coupons, plans, promotion codes, tax rates and portal configurations, each one the twin holds', async () => {
-    const hooks = await hookReceiver();
-    try {
-      const { stripe, daemon, name, types } = await invoicing('memory', hooks);
-      const client = createClient({ baseUrl: daemon.url });
-      const wanted: [string, (id: string) => Promise<{ id: string }>, Record<string, unknown>][] = [
-        ['coupon.created', (id) => stripe.coupons.retrieve(id), { percent_off: 25, duration: 'once' }],
-        ['coupon.updated', (id) => stripe.coupons.retrieve(id), { metadata: { foo: 'bar' } }],
-        ['coupon.deleted', (id) => stripe.coupons.retrieve(id), { object: 'coupon' }],
-        ['plan.created', (id) => stripe.plans.retrieve(id), { amount: 2000, interval: 'month' }],
-        ['plan.updated', (id) => stripe.plans.retrieve(id), { metadata: { foo: 'bar' } }],
-        ['plan.deleted', (id) => stripe.plans.retrieve(id), { object: 'plan' }],
-        ['promotion_code.created', (id) => stripe.promotionCodes.retrieve(id), { object: 'promotion_code' }],
-        ['promotion_code.updated', (id) => stripe.promotionCodes.retrieve(id), { metadata: { foo: 'bar' } }],
-        ['tax_rate.created', (id) => stripe.taxRates.retrieve(id), { percentage: 7.25, inclusive: false }],
-        ['tax_rate.updated', (id) => stripe.taxRates.retrieve(id), { metadata: { foo: 'bar' } }],
-        [
-          'billing_portal.configuration.created',
-          (id) => stripe.billingPortal.configurations.retrieve(id),
-          { object: 'billing_portal.configuration' },
-        ],
-        [
-          'billing_portal.configuration.updated',
-          (id) => stripe.billingPortal.configurations.retrieve(id),
-          { metadata: { foo: 'bar' } },
-        ],
-      ];
-      for (const [type, read, shape] of wanted) {
-        const sent = await client.triggerTwin(name, { event: type });
-        const event = sent.events.find((one) => one.type === type)?.event as { data: { object: { id: string } } };
-        expect(event?.data.object, type).toMatchObject(shape);
-        expect((await read(event.data.object.id)).id, type).toBe(event.data.object.id);
-      }
-      const told = await types();
-      for (const [type] of wanted) expect(told, type).toContain(type);
-    } finally {
-      await hooks.close();
-    }
-  });
+describe('mockpoint trigger stripe, made through the flows', () => {
+  const invoice = (stripe: Stripe, id: string) => stripe.invoices.retrieve(id);
+  const item = (stripe: Stripe, id: string) => stripe.invoiceItems.retrieve(id);
+
+  it('sends the invoice events about an invoice or item the twin holds', () =>
+    triggerEach([
+      ['invoice.voided', invoice, { object: 'invoice', status: 'void' }],
+      ['invoice.marked_uncollectible', invoice, { object: 'invoice', status: 'uncollectible' }],
+      ['invoice.sent', invoice, { object: 'invoice', status: 'open', collection_method: 'send_invoice' }],
+      ['invoice.deleted', invoice, { object: 'invoice' }],
+      ['invoice.payment_action_required', invoice, { object: 'invoice', status: 'open', attempted: true }],
+      ['invoiceitem.created', item, { object: 'invoiceitem', amount: 2000 }],
+      ['invoiceitem.updated', item, { object: 'invoiceitem', metadata: { foo: 'bar' } }],
+      ['invoiceitem.deleted', item, { object: 'invoiceitem' }],
+    ]));
+
+  it('makes coupons, plans, promotion codes, tax rates and portal configurations, each one the twin holds', () =>
+    triggerEach([
+      ['coupon.created', (stripe, id) => stripe.coupons.retrieve(id), { percent_off: 25, duration: 'once' }],
+      ['coupon.updated', (stripe, id) => stripe.coupons.retrieve(id), { metadata: { foo: 'bar' } }],
+      ['coupon.deleted', (stripe, id) => stripe.coupons.retrieve(id), { object: 'coupon' }],
+      ['plan.created', (stripe, id) => stripe.plans.retrieve(id), { amount: 2000, interval: 'month' }],
+      ['plan.updated', (stripe, id) => stripe.plans.retrieve(id), { metadata: { foo: 'bar' } }],
+      ['plan.deleted', (stripe, id) => stripe.plans.retrieve(id), { object: 'plan' }],
+      ['promotion_code.created', (stripe, id) => stripe.promotionCodes.retrieve(id), { object: 'promotion_code' }],
+      ['promotion_code.updated', (stripe, id) => stripe.promotionCodes.retrieve(id), { metadata: { foo: 'bar' } }],
+      ['tax_rate.created', (stripe, id) => stripe.taxRates.retrieve(id), { percentage: 7.25, inclusive: false }],
+      ['tax_rate.updated', (stripe, id) => stripe.taxRates.retrieve(id), { metadata: { foo: 'bar' } }],
+      [
+        'billing_portal.configuration.created',
+        (stripe, id) => stripe.billingPortal.configurations.retrieve(id),
+        { object: 'billing_portal.configuration' },
+      ],
+      [
+        'billing_portal.configuration.updated',
+        (stripe, id) => stripe.billingPortal.configurations.retrieve(id),
+        { metadata: { foo: 'bar' } },
+      ],
+    ]));
 });
 
 describe("a subscription's open invoice", () => {

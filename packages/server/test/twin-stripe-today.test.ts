@@ -44,8 +44,9 @@ async function pausingTrial(
   stripe: Stripe,
   email: string,
   unitAmount: number,
+  clock?: string,
 ): Promise<{ customer: Stripe.Customer; trial: Stripe.Subscription }> {
-  const customer = await stripe.customers.create({ email });
+  const customer = await stripe.customers.create({ email, ...(clock === undefined ? {} : { test_clock: clock }) });
   const product = await stripe.products.create({ name: 'Plan' });
   const price = await stripe.prices.create({
     product: product.id,
@@ -171,19 +172,7 @@ describe('the Stripe twin as Stripe is today (#72)', () => {
       const { stripe } = await stripeTwin(hooks);
       const start = 1_767_225_600; // 2026-01-01T00:00:00Z
       const clock = await stripe.testHelpers.testClocks.create({ frozen_time: start });
-      const customer = await stripe.customers.create({ email: 'void@example.com', test_clock: clock.id });
-      const price = await stripe.prices.create({
-        product_data: { name: 'Plan' },
-        unit_amount: 800,
-        currency: 'usd',
-        recurring: { interval: 'month' },
-      });
-      const trial = await stripe.subscriptions.create({
-        customer: customer.id,
-        items: [{ price: price.id }],
-        trial_period_days: 7,
-        trial_settings: { end_behavior: { missing_payment_method: 'pause' } },
-      });
+      const { trial } = await pausingTrial(stripe, 'void@example.com', 800, clock.id);
       await stripe.subscriptions.update(trial.id, { trial_end: 'now' });
       const waiting = await stripe.subscriptions.resume(trial.id, { expand: ['latest_invoice'] });
       const invoice = waiting.latest_invoice as Stripe.Invoice;
