@@ -100,6 +100,13 @@ describe.each(['memory', 'level'] as const)('an invoice after its draft (%s)', (
         expect.any(Number),
       ]);
       expect((await stripe.invoices.voidInvoice(doubtful.id)).status).toBe('void');
+      // An uncollectible one can still be paid, and a paid one sent (no reference to the payment).
+      const late = await stripe.invoices.finalizeInvoice(
+        (await draft(500, { collection_method: 'send_invoice', days_until_due: 30 })).id,
+      );
+      await stripe.invoices.markUncollectible(late.id);
+      expect((await stripe.invoices.pay(late.id)).status).toBe('paid');
+      expect((await stripe.invoices.sendInvoice(late.id)).status).toBe('paid');
       // Paid out of band: no charge, its PaymentIntent and invoice payment canceled (basil has no
       // paid_out_of_band on the invoice; stripe-node 15 reads it).
       const cash = await stripe.invoices.finalizeInvoice((await draft(700)).id);
@@ -263,6 +270,20 @@ describe("a subscription's open invoice", () => {
       expect(await stripe.invoices.retrieve(invoice.id)).toMatchObject({ status: 'open', attempt_count: 1 });
       expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe('incomplete');
       expect(await types()).toContain('invoice.payment_failed');
+      // Nor is it debited by SEPA here: refused, nothing changed.
+      const sepa = await stripe.paymentMethods.create({
+        type: 'sepa_debit',
+        sepa_debit: { iban: 'AT611904300234573201' },
+        billing_details: { name: 'Jenny Rosen', email: 'jenny@example.com' },
+      });
+      const debited = await refusal(
+        stripe.paymentIntents.confirm(intent, {
+          payment_method: sepa.id,
+          mandate_data: { customer_acceptance: { type: 'offline' } },
+        }),
+      );
+      expect(debited).toMatchObject({ statusCode: 400, param: 'payment_method' });
+      expect(await stripe.invoices.retrieve(invoice.id)).toMatchObject({ status: 'open', attempt_count: 1 });
     } finally {
       await hooks.close();
     }

@@ -166,6 +166,29 @@ describe('the Stripe twin as Stripe is today (#72)', () => {
     }
   });
 
+  it('unpauses a subscription whose resumption invoice is marked uncollectible; voided by hand, it is paused', async () => {
+    const hooks = await hookReceiver();
+    try {
+      const { stripe } = await stripeTwin(hooks);
+      const resumed = async (email: string) => {
+        const { trial } = await pausingTrial(stripe, email, 600);
+        await stripe.subscriptions.update(trial.id, { trial_end: 'now' });
+        const waiting = await stripe.subscriptions.resume(trial.id);
+        expect(waiting.status).toBe('past_due');
+        return { id: trial.id, invoice: String(waiting.latest_invoice) };
+      };
+      // "It must be paid or marked uncollectible before the subscription will be unpaused."
+      const forgiven = await resumed('forgiven@example.com');
+      await stripe.invoices.markUncollectible(forgiven.invoice);
+      expect((await stripe.subscriptions.retrieve(forgiven.id)).status).toBe('active');
+      const dropped = await resumed('dropped@example.com');
+      await stripe.invoices.voidInvoice(dropped.invoice);
+      expect((await stripe.subscriptions.retrieve(dropped.id)).status).toBe('paused');
+    } finally {
+      await hooks.close();
+    }
+  });
+
   it('voids an unpaid resumption invoice when it expires (23 hours on the clock), the subscription paused again', async () => {
     const hooks = await hookReceiver();
     try {

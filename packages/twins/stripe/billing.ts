@@ -418,6 +418,15 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
   const paid = paidBy(invoice, intent, Math.floor(kit.now() / 1000));
   const events = ['invoice.updated', 'invoice.paid', 'invoice.payment_succeeded'];
   writeInvoice('updated', paid, events, kit);
+  await subscriptionPaid(invoice, kit);
+}
+
+/**
+ * What a subscription's invoice paid moves (`invoice` as it was, open): an `incomplete`
+ * subscription `active`, a `paused` one whose resumption invoice it is `active` for the period it
+ * bills, one resumed unpaid `active`.
+ */
+export async function subscriptionPaid(invoice: Obj, kit: FlowKit): Promise<void> {
   const subscription = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
   if (subscription?.object !== 'subscription') return;
   if (subscription.status === 'paused' && subscription.latest_invoice === invoice.id) {
@@ -445,7 +454,10 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
  * 3-D Secure asked: `invoice.payment_action_required`): the open invoice attempted once more.
  */
 export async function unpaidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
-  if (intent.status === 'succeeded' || typeof intent.invoice !== 'string') return;
+  // Only a decline (its error kept) or 3-D Secure asked: a confirm refused for another reason
+  // (no payment method) attempted nothing.
+  const declined = intent.status === 'requires_payment_method' && intent.last_payment_error != null;
+  if ((!declined && intent.status !== 'requires_action') || typeof intent.invoice !== 'string') return;
   const invoice = await kit.find(intent.invoice);
   if (invoice?.object !== 'invoice' || invoice.status !== 'open') return;
   const tried = {
@@ -546,7 +558,12 @@ function trialOf(sent: Obj, kit: FlowKit): number | undefined | FlowError {
  */
 export function mismatchOf(prices: readonly Obj[], flexible: boolean): FlowError | undefined {
   const currencies = new Set(prices.map((price) => String(price.currency)));
-  const intervals = new Set(prices.map((price) => intervalOf(price.recurring)));
+  const intervals = new Set(
+    prices.map((price) => {
+      const recurring = record(price.recurring);
+      return `${String(recurring?.interval ?? 'month')}×${Number(recurring?.interval_count ?? 1)}`;
+    }),
+  );
   if (currencies.size > 1) {
     return invalidRequest(
       'Currency and interval fields must match across all plans on this subscription. Found mismatch in currency field.',
@@ -723,6 +740,7 @@ export async function amendingSubscription(
       ...kept,
       items: itemsList(lines, id),
       ...(prorated.invoice === undefined ? {} : { latest_invoice: prorated.invoice }),
+      ...(prorated.pastDue === true ? { status: 'past_due' } : {}),
     },
   };
 }

@@ -129,9 +129,15 @@ async function runningOn(clock: Obj, kit: FlowKit): Promise<Running[]> {
           }
         : undefined;
     // An unpaid resumption invoice (resume.ts: resumed `past_due`, nothing to retry) expires.
+    // Its lines bill the subscription's items (a proration invoice's bill invoice items).
+    const lines = ((invoice?.lines as { data?: Record<string, unknown>[] } | undefined)?.data ?? []) as Record<
+      string,
+      unknown
+    >[];
     const resumption =
       invoice?.status === 'open' &&
       invoice.billing_reason === 'subscription_update' &&
+      lines.some((line) => line.type === 'subscription') &&
       typeof invoice.next_payment_attempt !== 'number' &&
       subscription.status === 'past_due'
         ? {

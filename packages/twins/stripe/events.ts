@@ -56,8 +56,9 @@ export function stripeEventTypes(change: TwinChange): string[] {
   // A Subscription's events are `customer.subscription.*`; Stripe sends no `checkout.session.created`
   // and no `.updated` (a session's update, checkout-update.ts, is told by no event).
   if (name === 'checkout.session' && (change.kind === 'created' || change.kind === 'updated')) return [];
-  const own =
-    change.kind === 'action' ? [] : [`${name === 'subscription' ? 'customer.subscription' : name}.${change.kind}`];
+  // Stripe has no `payment_method.created` (its events: attached, detached, updated, automatically_updated).
+  const none = change.kind === 'action' || (name === 'payment_method' && change.kind === 'created');
+  const own = none ? [] : [`${name === 'subscription' ? 'customer.subscription' : name}.${change.kind}`];
   if (name === 'subscription') return [...own, ...subscriptionMoved(change)];
   // A payout made is paid at once (payouts.ts).
   if (name === 'payout' && change.kind === 'created' && object.status === 'paid') return [...own, 'payout.paid'];

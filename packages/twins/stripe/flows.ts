@@ -32,7 +32,7 @@ import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './check
 import { amendingSession, sessionUpdatePaths } from './checkout-update.js';
 import { advanceClock, CLOCKS, CUSTOMERS, creatingClock, creatingCustomer } from './clocks.js';
 import { decline } from './declines.js';
-import { errorMembers, noSuch } from './errors.js';
+import { errorMembers, invalidRequest, noSuch } from './errors.js';
 import { creatingEndpoint, endpointLimit, forEndpoint, stripeEvent, stripeEventTypes, subscribes } from './events.js';
 import { INVOICE_ACTION, invoiceAction, refusedDelete } from './invoice-actions.js';
 import { creatingInvoiceItem } from './invoice-items.js';
@@ -131,7 +131,15 @@ async function act(
     const test = (await testOf(next.payment_method, tools)) ?? next.payment_method;
     const held = isSepa(test) ? await tools.find(String(next.payment_method)) : undefined;
     if (isSepa(test)) {
-      const refused = refusedSepa(next, sent);
+      // The twin debits no invoice by SEPA (as invoices.pay refuses it): refused, nothing changed.
+      const refused =
+        typeof next.invoice === 'string'
+          ? invalidRequest(
+              'The twin pays invoices by card only; a SEPA Direct Debit payment method is debited for PaymentIntents and Checkout Sessions of their own (docs/twins.md).',
+              'payment_method',
+              'payment_method_unsupported_type',
+            )
+          : refusedSepa(next, sent);
       if (refused !== undefined) return { error: refused };
     }
     const error = confirm(next, tools, true, test, held);

@@ -13,7 +13,7 @@
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
-import { customerMethod, paidBy, paidInvoice } from './billing.js';
+import { customerMethod, paidBy, SUBSCRIPTIONS, subscriptionPaid } from './billing.js';
 import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
 import { decline } from './declines.js';
 import { invalidRequest } from './errors.js';
@@ -82,7 +82,10 @@ function finalize(invoice: Obj, kit: FlowKit): ActionOutcome {
 
 /** An open invoice paid: out of band, or charged to `payment_method` (else the customer's default). */
 async function pay(invoice: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome> {
-  if (invoice.status !== 'open') return { error: wrongStatus(invoice, 'pay', 'open') };
+  // An uncollectible invoice can still be paid (Stripe's invoice status transitions).
+  if (invoice.status !== 'open' && invoice.status !== 'uncollectible') {
+    return { error: wrongStatus(invoice, 'pay', 'open or uncollectible') };
+  }
   const now = Math.floor(kit.now() / 1000);
   if (sent.paid_out_of_band === true) {
     // Paid outside Stripe: the PaymentIntent it had is not used (canceled), its invoice payment too.
@@ -170,8 +173,28 @@ async function pay(invoice: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome
   kit.write({ kind, template: INTENTS, object: intent, events: ['payment_intent.succeeded'], after: true });
   writeCharge(intent, kit, true, test);
   // A subscription's invoice moves its subscription as a confirm of its PaymentIntent does.
-  await paidInvoice(intent, kit);
-  return { object: { ...paidBy(invoice, intent, now), payment_intent: intent.id }, events: [] };
+  await subscriptionPaid(invoice, kit);
+  return {
+    object: { ...paidBy(invoice, intent, now), payment_intent: intent.id },
+    events: ['invoice.paid', 'invoice.payment_succeeded'],
+  };
+}
+
+/**
+ * A resumption invoice (resume.ts: the `latest_invoice` of a subscription resumed `past_due`)
+ * closed: "it must be paid or marked uncollectible before the subscription will be unpaused", so
+ * marked uncollectible the subscription is `active`, voided it is `paused` again (as its expiry).
+ */
+async function resumptionClosed(invoice: Obj, to: 'active' | 'paused', at: number, kit: FlowKit): Promise<void> {
+  if (invoice.billing_reason !== 'subscription_update' || typeof invoice.subscription !== 'string') return;
+  const subscription = await kit.find(invoice.subscription);
+  if (subscription?.object !== 'subscription' || subscription.status !== 'past_due') return;
+  if (subscription.latest_invoice !== invoice.id) return;
+  const lines = (record(invoice.lines)?.data as Obj[] | undefined) ?? [];
+  if (!lines.some((line) => line.type === 'subscription')) return;
+  const object = { ...subscription, status: to, ...(to === 'paused' ? { current_period_end: at } : {}) };
+  const events = ['customer.subscription.updated', ...(to === 'paused' ? ['customer.subscription.paused'] : [])];
+  kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object, events, after: true });
 }
 
 /** `invoice` voided at `at` (Unix seconds): `void`, `status_transitions.voided_at`, no attempt to come. */
@@ -188,6 +211,7 @@ async function voided(invoice: Obj, kit: FlowKit): Promise<ActionOutcome> {
   const now = Math.floor(kit.now() / 1000);
   const intent = typeof invoice.payment_intent === 'string' ? await kit.find(invoice.payment_intent) : undefined;
   cancelUnpaid(intent, now, 'void_invoice', kit);
+  await resumptionClosed(invoice, 'paused', now, kit);
   return {
     object: voidedAt(invoice, now),
     events: ['invoice.voided'],
@@ -211,14 +235,17 @@ async function acted(action: string, invoice: Obj, sent: Obj, kit: FlowKit): Pro
   if (action === 'mark_uncollectible') {
     if (invoice.status !== 'open') return { error: wrongStatus(invoice, 'mark uncollectible', 'open') };
     const now = Math.floor(kit.now() / 1000);
+    await resumptionClosed(invoice, 'active', now, kit);
     const transitions = { ...(record(invoice.status_transitions) ?? {}), marked_uncollectible_at: now };
     return {
       object: { ...invoice, status: 'uncollectible', status_transitions: transitions, next_payment_attempt: null },
       events: ['invoice.marked_uncollectible'],
     };
   }
-  // send
-  if (invoice.status !== 'open') return { error: wrongStatus(invoice, 'send', 'open') };
+  // send: an open one, or a paid one ("there will be no reference to the payment in the email").
+  if (invoice.status !== 'open' && invoice.status !== 'paid') {
+    return { error: wrongStatus(invoice, 'send', 'open or paid') };
+  }
   if (invoice.collection_method !== 'send_invoice') {
     return {
       error: invalidRequest(
@@ -233,6 +260,14 @@ async function acted(action: string, invoice: Obj, sent: Obj, kit: FlowKit): Pro
 
 /** Stripe's refusal of `DELETE /v1/invoices/{id}` of an invoice that is no draft; `undefined`: deleted as any object. */
 export function refusedDelete(invoice: Obj): FlowError | undefined {
+  // "If an invoice is for a subscription, it must be voided" (the reference's "Delete a draft invoice").
+  if (typeof invoice.subscription === 'string') {
+    return invalidRequest(
+      `Invoice ${String(invoice.id)} is a subscription's; it cannot be deleted (void it instead, once finalized).`,
+      undefined,
+      'invoice_not_editable',
+    );
+  }
   if (invoice.status === 'draft') return undefined;
   return invalidRequest(
     `You can only delete draft invoices; invoice ${String(invoice.id)} is ${String(invoice.status)}. Void it instead (POST /v1/invoices/${String(invoice.id)}/void).`,

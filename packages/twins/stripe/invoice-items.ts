@@ -128,6 +128,10 @@ export async function creatingInvoiceItem(item: Obj, sent: Obj, kit: FlowKit): P
   if (given.length > 1) {
     return invalidRequest(`You may only specify one of these parameters: ${given.join(', ')}.`, given[1]);
   }
+  // `quantity_decimal` came with 2026-03-25.dahlia: an older version does not know it.
+  if (sent.quantity_decimal !== undefined && kit.version !== undefined && kit.version.slice(0, 10) < QUANTITY_DECIMAL) {
+    return invalidRequest('Received unknown parameter: quantity_decimal', 'quantity_decimal', 'parameter_unknown');
+  }
   const quantity = quantityOf(sent);
   if (isFlowError(quantity)) return quantity;
   let priced = await pricedBy(sent, kit);

@@ -33,11 +33,12 @@ export async function creatingInvoice(invoice: Obj, sent: Obj, kit: FlowKit): Pr
     metadata: {},
     period: item.period,
     price: item.price ?? null,
-    proration: false,
+    proration: item.proration === true,
     quantity: Number(item.quantity) || 1,
     quantity_decimal:
       typeof item.quantity_decimal === 'string' ? item.quantity_decimal : String(Number(item.quantity) || 1),
-    subscription: null,
+    subscription: item.subscription ?? null,
+    subscription_item: item.subscription_item ?? null,
     type: 'invoiceitem',
   }));
   for (const item of pending) {

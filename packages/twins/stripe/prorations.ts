@@ -40,9 +40,14 @@ export function behaviorOf(sent: Obj): Behavior | FlowError {
   );
 }
 
+/** An item's quantity: 1 when none is kept (0 is a quantity). */
+function quantityOf(line: Obj): number {
+  return line.quantity === undefined || line.quantity === null ? 1 : Number(line.quantity) || 0;
+}
+
 /** An item's amount a whole period: its price's unit amount times its quantity. */
 function perPeriod(line: Obj): number {
-  return (Number(record(line.price)?.unit_amount) || 0) * (Number(line.quantity) || 1);
+  return (Number(record(line.price)?.unit_amount) || 0) * quantityOf(line);
 }
 
 /** A day as Stripe writes it in a proration's description: `28 Nov 2026`. */
@@ -75,13 +80,13 @@ export async function prorationItems(
       const found = product === '' ? undefined : await kit.find(product);
       names.set(product, typeof found?.name === 'string' ? found.name : 'the subscription');
     }
-    const quantity = Number(line.quantity) || 1;
-    return `${quantity > 1 ? `${quantity} × ` : ''}${names.get(product)}`;
+    const quantity = quantityOf(line);
+    return `${quantity !== 1 ? `${quantity} × ` : ''}${names.get(product)}`;
   };
   const made: Obj[] = [];
   const item = async (line: Obj, sign: -1 | 1): Promise<void> => {
     const amount = Math.round(sign * perPeriod(line) * rest);
-    const quantity = Number(line.quantity) || 1;
+    const quantity = quantityOf(line);
     const object = kit.example(INVOICE_ITEMS);
     Object.assign(object, {
       id: kit.newId('ii_'),
@@ -104,8 +109,8 @@ export async function prorationItems(
       subscription: subscription.id,
       subscription_item: line.id,
       test_clock: subscription.test_clock ?? null,
-      unit_amount: Math.round(amount / quantity),
-      unit_amount_decimal: String(Math.round(amount / quantity)),
+      unit_amount: quantity === 0 ? 0 : Math.round(amount / quantity),
+      unit_amount_decimal: String(quantity === 0 ? 0 : Math.round(amount / quantity)),
     });
     for (const field of ['parent', 'pricing']) delete object[field];
     made.push(object);
@@ -132,7 +137,7 @@ export async function prorate(
   after: readonly Obj[],
   sent: Obj,
   wall: FlowKit,
-): Promise<{ invoice?: string } | FlowError> {
+): Promise<{ invoice?: string; pastDue?: boolean } | FlowError> {
   const behavior = behaviorOf(sent);
   if (typeof behavior !== 'string') return behavior;
   if (behavior === 'none') return {};
@@ -146,11 +151,18 @@ export async function prorate(
     for (const item of items) kit.write({ kind: 'created', template: INVOICE_ITEMS, object: item, after: true });
     return {};
   }
-  return { invoice: await invoiceNow({ ...subscription, items: { data: after } }, items, now, kit) };
+  const made = await invoiceNow({ ...subscription, items: { data: after } }, items, now, kit);
+  // Unpaid (`payment_behavior: allow_incomplete`, the default), the subscription is past due.
+  return made.paid ? { invoice: made.id } : { invoice: made.id, pastDue: true };
 }
 
 /** An invoice of `items` (prorations) charged now as the subscription's invoices are; its id. */
-async function invoiceNow(subscription: Obj, items: Obj[], now: number, kit: FlowKit): Promise<string> {
+async function invoiceNow(
+  subscription: Obj,
+  items: Obj[],
+  now: number,
+  kit: FlowKit,
+): Promise<{ id: string; paid: boolean }> {
   const id = kit.newId('in_');
   for (const item of items) {
     kit.write({ kind: 'created', template: INVOICE_ITEMS, object: { ...item, invoice: id }, after: true });
@@ -176,16 +188,16 @@ async function invoiceNow(subscription: Obj, items: Obj[], now: number, kit: Flo
   invoiceStates(open, kit);
   if (made === undefined) {
     writeInvoice('created', open, ['invoice.created', 'invoice.finalized', 'invoice.paid'], kit);
-    return id;
+    return { id, paid: true };
   }
   writeInvoice('created', open, ['invoice.created', 'invoice.finalized'], kit);
   const intent = chargedIntent(payment, await payingOf(subscription, kit), kit, made);
   if (intent.status === 'succeeded') {
     writeInvoice('updated', paidBy(open, intent, now), ['invoice.paid', 'invoice.payment_succeeded'], kit);
-    return id;
+    return { id, paid: true };
   }
   const failed = { ...open, attempt_count: 1, attempted: true, charge: intent.latest_charge ?? null };
   const told = intent.status === 'requires_action' ? 'invoice.payment_action_required' : 'invoice.payment_failed';
   writeInvoice('updated', failed, [told], kit);
-  return id;
+  return { id, paid: false };
 }

@@ -202,7 +202,16 @@ export async function settleNow(intent: Obj, kit: FlowKit): Promise<ActionOutcom
     };
   }
   const charge = typeof intent.latest_charge === 'string' ? await kit.find(intent.latest_charge) : undefined;
+  if (charge?.object !== 'charge') {
+    return {
+      error: invalidRequest(
+        'This PaymentIntent has no pending Charge to settle.',
+        undefined,
+        'payment_intent_unexpected_state',
+      ),
+    };
+  }
   const session = (await kit.objects(SESSIONS)).find((one) => one.payment_intent === intent.id);
-  const settled = settle(intent, charge ?? {}, outcomeOf(settledKey(outcomeOf(test))), kit, session);
+  const settled = settle(intent, charge, outcomeOf(settledKey(outcomeOf(test))), kit, session);
   return { object: settled, events: [] };
 }

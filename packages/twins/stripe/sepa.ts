@@ -271,6 +271,7 @@ export function refusedSepa(intent: Obj, sent: Obj): FlowError | undefined {
   return invalidRequest(
     'A SEPA Direct Debit payment needs a mandate: send mandate_data[customer_acceptance][type] (online, with ip_address and user_agent, or offline) with the confirm.',
     'mandate_data',
+    'parameter_missing',
   );
 }
 
