@@ -154,9 +154,9 @@ export const githubFlows: TwinFlows = {
     badTarget: hookUrlRefused,
   },
   action: (matched, stored, sent) => issueLabels(matched, stored, sent) ?? issueLock(matched, stored, sent),
-  keyed(template, object, values) {
+  keyed(template, object, values, root) {
     keyed(template, object, values);
-    if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values);
+    if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values, root);
   },
   updating(template, object, was, tools, sent) {
     if (template.endsWith('/hooks')) hookEventsEdited(object, sent);

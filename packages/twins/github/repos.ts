@@ -13,6 +13,7 @@
  */
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import { githubAssets } from './assets.js';
 import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
@@ -45,6 +46,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubChecks,
   githubCollaborators,
   githubBranches,
+  githubAssets,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
