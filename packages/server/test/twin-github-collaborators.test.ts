@@ -29,8 +29,9 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const receiver = await hookReceiver();
     try {
-      const repo = { owner: 'octocat', repo: 'widgets' };
-      await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, private: true });
+      // An organization's repository (a personal one's collaborators are all `write`: below).
+      const repo = { owner: 'acme', repo: 'widgets' };
+      await octokit.rest.repos.createInOrg({ org: 'acme', name: repo.repo, private: true });
       await octokit.rest.repos.createWebhook({
         ...repo,
         config: { url: receiver.url, secret: SECRET },
@@ -45,7 +46,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
         permissions: 'write',
         invitee: { login: 'alice' },
         inviter: { login: 'octocat' },
-        repository: { full_name: 'octocat/widgets', private: true },
+        repository: { full_name: 'acme/widgets', private: true },
         expired: false,
       });
       // Again while pending: the same invitation, its permission changed.
@@ -111,8 +112,10 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
       const orgs = await octokit.rest.repos.listCollaborators({ owner: 'acme', repo: 'tools' });
       expect(orgs.data.map((one) => [one.login, one.type, one.role_name])).toEqual([['octocat', 'User', 'admin']]);
 
-      // GitHub's refusals: the owner, a permission it does not take, a login it never makes.
-      expect(await failed(octokit.rest.repos.addCollaborator({ ...repo, username: 'octocat' }))).toBe(422);
+      // GitHub's refusals: the owner of a personal repository, a permission it does not take, a login it never makes.
+      await octokit.rest.repos.createForAuthenticatedUser({ name: 'mine' });
+      const owner = octokit.rest.repos.addCollaborator({ owner: 'octocat', repo: 'mine', username: 'octocat' });
+      expect(await failed(owner)).toBe(422);
       const wrong = octokit.request('PUT /repos/{owner}/{repo}/collaborators/{username}', {
         ...repo,
         username: 'dave',
@@ -137,13 +140,80 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
       expect(added).toMatchObject({
         member: { login: 'alice' },
         changes: { permission: { to: 'write' }, role_name: { to: 'write' } },
-        repository: { full_name: 'octocat/widgets' },
+        repository: { full_name: 'acme/widgets' },
         sender: { login: 'octocat' },
       });
       expect(Object.keys(added)).toEqual(expect.arrayContaining(exampleKeys('member', 'added')));
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators by affiliation (%s)", (store) => {
+  it("gives a personal repository's collaborators write whatever permission is sent, and lists by affiliation", async () => {
+    const twin = await twinDaemon('github', store);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const mine = { owner: 'octocat', repo: 'notes' };
+    const org = { owner: 'acme', repo: 'site' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: mine.repo });
+    await octokit.rest.repos.createInOrg({ org: org.owner, name: org.repo });
+
+    // A personal repository: `permission` ("only valid on organization-owned repositories") is not
+    // read, not even refused: the invitation, its change and the collaborator are all `write`.
+    const invited = await octokit.rest.repos.addCollaborator({ ...mine, username: 'alice', permission: 'admin' });
+    expect([invited.status, invited.data?.permissions]).toEqual([201, 'write']);
+    const odd = octokit.request('PUT /repos/{owner}/{repo}/collaborators/{username}', {
+      ...mine,
+      username: 'bob',
+      permission: 'everything',
+    });
+    expect(await failed(odd)).toBe('answered');
+    const changed = await octokit.rest.repos.updateInvitation({
+      ...mine,
+      invitation_id: Number(invited.data?.id),
+      permissions: 'admin',
+    });
+    expect(changed.data.permissions).toBe('write');
+    await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(invited.data?.id) });
+    const level = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...mine, username: 'alice' });
+    expect([level.data.permission, level.data.role_name]).toEqual(['write', 'write']);
+    expect((await octokit.rest.repos.addCollaborator({ ...mine, username: 'alice', permission: 'admin' })).status).toBe(
+      204,
+    );
+    expect(
+      (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...mine, username: 'alice' })).data.permission,
+    ).toBe('write');
+
+    // An organization's: the permission sent, carol an outside collaborator.
+    const carol = await octokit.rest.repos.addCollaborator({ ...org, username: 'carol', permission: 'maintain' });
+    expect(carol.data?.permissions).toBe('maintain');
+    await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(carol.data?.id) });
+
+    const logins = async (repo: typeof mine, affiliation?: 'all' | 'direct' | 'outside') =>
+      (await octokit.rest.repos.listCollaborators({ ...repo, ...(affiliation ? { affiliation } : {}) })).data.map(
+        (one) => [one.login, one.role_name],
+      );
+    // `all` by default; a personal repository's owner and collaborators are direct, none outside.
+    expect(await logins(mine)).toEqual([
+      ['octocat', 'admin'],
+      ['alice', 'write'],
+    ]);
+    expect(await logins(mine, 'all')).toEqual(await logins(mine));
+    expect(await logins(mine, 'direct')).toEqual(await logins(mine));
+    expect(await logins(mine, 'outside')).toEqual([]);
+    // An organization's: its admin through the organization, carol directly and from outside it.
+    expect(await logins(org)).toEqual([
+      ['octocat', 'admin'],
+      ['carol', 'maintain'],
+    ]);
+    expect(await logins(org, 'direct')).toEqual([['carol', 'maintain']]);
+    expect(await logins(org, 'outside')).toEqual([['carol', 'maintain']]);
+    const wrong = octokit.request('GET /repos/{owner}/{repo}/collaborators', {
+      ...org,
+      affiliation: 'friends' as 'all',
+    });
+    expect(await failed(wrong)).toBe(422);
   });
 });
 

@@ -4,14 +4,15 @@
  *
  * - `PUT …/collaborators/{username}` (`permission` pull, triage, push, maintain or admin; push by
  *   default) invites the user: `201` with the invitation (`permissions` read, triage, write,
- *   maintain, admin). Again for a pending invitee: the same invitation, its permission changed.
+ *   maintain, admin). `permission` is "only valid on organization-owned repositories" (GitHub's
+ *   reference): a personal repository's invitations and collaborators are all `write`. Again for a pending invitee: the same invitation, its permission changed.
  *   For a collaborator: its permission changed, `204`. For the owner: `422`.
  * - The invitee accepts with `PATCH /user/repository_invitations/{invitation_id}` (`204`; declines
  *   with `DELETE`): a collaborator then, with a `member.added` event. The twin has one user for every
  *   token (issues.ts's `GITHUB_USER`), so any invitation can be accepted, and
  *   `GET /user/repository_invitations` lists every pending one.
  * - `GET …/collaborators` lists the owner (admin) and the collaborators, each a user with its
- *   `permissions` and `role_name`; `GET …/collaborators/{username}` is `204` for one, `404` for
+ *   `permissions` and `role_name` (`affiliation` all, direct or outside: {@link listed}); `GET …/collaborators/{username}` is `204` for one, `404` for
  *   another; `…/permission` says `admin`, `write`, `read` or `none` with its `role_name`;
  *   `DELETE …/collaborators/{username}` removes one (`member.removed`) or its pending invitation.
  * - `GET …/invitations` lists the pending invitations; `PATCH` and `DELETE`
@@ -116,10 +117,19 @@ function tellMember(state: FlowState, place: RepoPlace, login: string, action: '
   });
 }
 
+/**
+ * Whether the repository is a personal account's: GitHub's `permission` is "only valid on
+ * organization-owned repositories", a personal repository's collaborators all `write` (push).
+ */
+function isPersonal(place: RepoPlace): boolean {
+  return (place.repository?.owner as Record<string, unknown> | undefined)?.type !== 'Organization';
+}
+
 async function invite(username: string, sent: Record<string, unknown>, state: FlowState, place: RepoPlace) {
   if (!LOGIN.test(username)) return { error: NOT_FOUND };
   const asked = sent.permission ?? 'push';
-  const role = typeof asked === 'string' ? ROLES[asked] : undefined;
+  // A personal repository's: `permission` not read, every collaborator `write`.
+  const role = isPersonal(place) ? 'write' : typeof asked === 'string' ? ROLES[asked] : undefined;
   if (role === undefined) {
     return refused('permission', 'permission must be one of pull, triage, push, maintain, admin');
   }
@@ -165,20 +175,32 @@ async function invite(username: string, sent: Record<string, unknown>, state: Fl
   return { status: 201, body: invitation };
 }
 
+/** The `affiliation`s `GET …/collaborators` takes. */
+const AFFILIATIONS = new Set(['all', 'direct', 'outside']);
+
 /**
  * The collaborators of a repository: its owner (of an organization's, the twin's user, who made it
  * and administers it) and those kept; `permission` (pull, triage, push, maintain, admin) keeps
- * those who have it.
+ * those who have it. `affiliation` (`all` by default) as GitHub reads it of the twin's model, whose
+ * collaborators are each invited to the repository and none a member of an organization: `direct`
+ * is all of a personal repository's, the kept ones of an organization's (its admin is one through
+ * the organization); `outside` the kept ones of an organization's, none of a personal one's.
  */
 async function listed(
   state: FlowState,
   place: RepoPlace,
   query: Record<string, unknown>,
-): Promise<Record<string, unknown>[]> {
-  const owner = place.repository?.owner as Record<string, unknown> | undefined;
-  const admin = owner?.type === 'Organization' ? GITHUB_USER.login : ownerLogin(place);
-  const kept = await collaborators(state, place);
-  const all = [shownCollaborator(admin, 'admin'), ...kept.map(({ login, role }) => shownCollaborator(login, role))];
+): Promise<Record<string, unknown>[] | { error: FlowError }> {
+  const affiliation = query.affiliation ?? 'all';
+  if (typeof affiliation !== 'string' || !AFFILIATIONS.has(affiliation)) {
+    return refused('affiliation', 'affiliation must be one of outside, direct, all');
+  }
+  const personal = isPersonal(place);
+  const admin = personal ? ownerLogin(place) : GITHUB_USER.login;
+  const kept = (await collaborators(state, place)).map(({ login, role }) => shownCollaborator(login, role));
+  const withAdmin = affiliation === 'all' || (affiliation === 'direct' && personal);
+  const shown = affiliation === 'outside' && personal ? [] : kept;
+  const all = withAdmin ? [shownCollaborator(admin, 'admin'), ...shown] : shown;
   const wanted = typeof query.permission === 'string' ? query.permission : undefined;
   return wanted === undefined
     ? all
@@ -192,7 +214,10 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
   if (place.repository === undefined) return undefined;
   const username = matched.values.username ?? '';
   const key = `${place.scope}:${username.toLowerCase()}`;
-  if (template === COLLABORATORS && method === 'GET') return { list: await listed(state, place, sent.query) };
+  if (template === COLLABORATORS && method === 'GET') {
+    const list = await listed(state, place, sent.query);
+    return Array.isArray(list) ? { list } : list;
+  }
   if (template === COLLABORATOR) {
     if (method === 'PUT') return invite(username, sent.body, state, place);
     const kept = (await state.read<CollaboratorRecord>(COLLABORATOR_KIND)).get(key);
@@ -234,7 +259,9 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
     if (asked !== undefined && !role) {
       return refused('permissions', 'permissions must be one of read, triage, write, maintain, admin');
     }
-    const invitation = { ...record.invitation, ...(asked === undefined ? {} : { permissions: asked }) };
+    // A personal repository's invitation stays `write` (its `permission` only an organization's takes).
+    const kept = asked === undefined || isPersonal(place) ? {} : { permissions: asked };
+    const invitation = { ...record.invitation, ...kept };
     await state.keep(INVITATION_KIND, id, { ...record, invitation });
     return { status: 200, body: invitation };
   }
