@@ -35,6 +35,7 @@ import {
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
 import { githubStatuses } from './statuses.js';
+import { githubWorkflows } from './workflows.js';
 
 const REPO = '/repos/{owner}/{repo}';
 
@@ -47,6 +48,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubCollaborators,
   githubBranches,
   githubAssets,
+  githubWorkflows,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
