@@ -1,5 +1,5 @@
 // The GitHub twin's collaborators and repository invitations (issue #73), through @octokit/rest
-// against the built daemon in memory, on LevelDB and on a real redis-server: an invitation made, changed, listed, accepted
+// against the built daemon in memory and on LevelDB: an invitation made, changed, listed, accepted
 // (a collaborator then, `member.added` to the repository's hook, verified by @octokit/webhooks with
 // the keys of @octokit/webhooks-examples) or withdrawn; permissions read; a collaborator removed
 // (`member.removed`); GitHub's 404 and 422 where it answers them. Every process listens on 127.0.0.1.
@@ -7,9 +7,10 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
+import { useDaemons } from './helpers/daemon.js';
+import { exampleKeys, hookReceiver, twinDaemon } from './helpers/twin.js';
 
-const twinRedis = useTwinRedis();
+useDaemons({ kill: 'file' });
 
 const quiet = () => undefined;
 const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
@@ -22,15 +23,15 @@ const failed = (promise: Promise<unknown>) =>
     (error: { status: number }) => error.status,
   );
 
-describe.each(['memory', 'level', 'redis'] as const)("the GitHub twin's collaborators (%s)", (store) => {
+describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s)", (store) => {
   it('invites, changes, accepts and removes a collaborator, with member events to the hook', async () => {
-    const twin = await twinDaemon('github', store === 'memory' ? 'memory' : await twinRedis.store(store));
+    const twin = await twinDaemon('github', store);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const receiver = await hookReceiver();
     try {
-      // An organization's repository: `permission` counts there only (GitHub's docs; a personal one's: below).
-      const repo = { owner: 'octo-org', repo: 'widgets' };
-      await octokit.rest.repos.createInOrg({ org: repo.owner, name: repo.repo, private: true });
+      // An organization's repository (a personal one's collaborators are all `write`: below).
+      const repo = { owner: 'acme', repo: 'widgets' };
+      await octokit.rest.repos.createInOrg({ org: 'acme', name: repo.repo, private: true });
       await octokit.rest.repos.createWebhook({
         ...repo,
         config: { url: receiver.url, secret: SECRET },
@@ -45,7 +46,7 @@ describe.each(['memory', 'level', 'redis'] as const)("the GitHub twin's collabor
         permissions: 'write',
         invitee: { login: 'alice' },
         inviter: { login: 'octocat' },
-        repository: { full_name: 'octo-org/widgets', private: true },
+        repository: { full_name: 'acme/widgets', private: true },
         expired: false,
       });
       // Again while pending: the same invitation, its permission changed.
@@ -111,8 +112,10 @@ describe.each(['memory', 'level', 'redis'] as const)("the GitHub twin's collabor
       const orgs = await octokit.rest.repos.listCollaborators({ owner: 'acme', repo: 'tools' });
       expect(orgs.data.map((one) => [one.login, one.type, one.role_name])).toEqual([['octocat', 'User', 'admin']]);
 
-      // GitHub's refusals: the owner, a permission it does not take, a login it never makes.
-      expect(await failed(octokit.rest.repos.addCollaborator({ ...repo, username: repo.owner }))).toBe(422);
+      // GitHub's refusals: the owner of a personal repository, a permission it does not take, a login it never makes.
+      await octokit.rest.repos.createForAuthenticatedUser({ name: 'mine' });
+      const owner = octokit.rest.repos.addCollaborator({ owner: 'octocat', repo: 'mine', username: 'octocat' });
+      expect(await failed(owner)).toBe(422);
       const wrong = octokit.request('PUT /repos/{owner}/{repo}/collaborators/{username}', {
         ...repo,
         username: 'dave',
@@ -137,7 +140,7 @@ describe.each(['memory', 'level', 'redis'] as const)("the GitHub twin's collabor
       expect(added).toMatchObject({
         member: { login: 'alice' },
         changes: { permission: { to: 'write' }, role_name: { to: 'write' } },
-        repository: { full_name: 'octo-org/widgets' },
+        repository: { full_name: 'acme/widgets' },
         sender: { login: 'octocat' },
       });
       expect(Object.keys(added)).toEqual(expect.arrayContaining(exampleKeys('member', 'added')));
@@ -147,42 +150,71 @@ describe.each(['memory', 'level', 'redis'] as const)("the GitHub twin's collabor
   });
 });
 
-it("takes a personal repository's collaborators as writers, and lists by affiliation", async () => {
-  const { root } = await twinDaemon('github', 'memory');
-  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
-  // A personal repository: `permission` is "only valid on organization-owned repositories".
-  const mine = { owner: 'octocat', repo: 'notes' };
-  await octokit.rest.repos.createForAuthenticatedUser({ name: mine.repo });
-  const invited = await octokit.rest.repos.addCollaborator({ ...mine, username: 'bob', permission: 'admin' });
-  expect(invited.data?.permissions).toBe('write');
-  await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(invited.data?.id) });
-  const level = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...mine, username: 'bob' });
-  expect(level.data.permission).toBe('write');
-  const names = async (repo: { owner: string; repo: string }, affiliation?: 'outside' | 'direct' | 'all') =>
-    (await octokit.rest.repos.listCollaborators({ ...repo, ...(affiliation ? { affiliation } : {}) })).data.map(
-      (one) => one.login,
+describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators by affiliation (%s)", (store) => {
+  it("gives a personal repository's collaborators write whatever permission is sent, and lists by affiliation", async () => {
+    const twin = await twinDaemon('github', store);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const mine = { owner: 'octocat', repo: 'notes' };
+    const org = { owner: 'acme', repo: 'site' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: mine.repo });
+    await octokit.rest.repos.createInOrg({ org: org.owner, name: org.repo });
+
+    // A personal repository: `permission` ("only valid on organization-owned repositories") is not
+    // read, not even refused: the invitation, its change and the collaborator are all `write`.
+    const invited = await octokit.rest.repos.addCollaborator({ ...mine, username: 'alice', permission: 'admin' });
+    expect([invited.status, invited.data?.permissions]).toEqual([201, 'write']);
+    const odd = octokit.request('PUT /repos/{owner}/{repo}/collaborators/{username}', {
+      ...mine,
+      username: 'bob',
+      permission: 'everything',
+    });
+    expect(await failed(odd)).toBe('answered');
+    const changed = await octokit.rest.repos.updateInvitation({
+      ...mine,
+      invitation_id: Number(invited.data?.id),
+      permissions: 'admin',
+    });
+    expect(changed.data.permissions).toBe('write');
+    await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(invited.data?.id) });
+    const level = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...mine, username: 'alice' });
+    expect([level.data.permission, level.data.role_name]).toEqual(['write', 'write']);
+    expect((await octokit.rest.repos.addCollaborator({ ...mine, username: 'alice', permission: 'admin' })).status).toBe(
+      204,
     );
-  expect([await names(mine), await names(mine, 'direct'), await names(mine, 'outside')]).toEqual([
-    ['octocat', 'bob'],
-    ['octocat', 'bob'],
-    ['bob'],
-  ]);
-  // An organization's: its member (the twin's user) is neither outside nor direct.
-  const theirs = { owner: 'octo-org', repo: 'tools' };
-  await octokit.rest.repos.createInOrg({ org: theirs.owner, name: theirs.repo });
-  const asked = await octokit.rest.repos.addCollaborator({ ...theirs, username: 'carol', permission: 'maintain' });
-  expect(asked.data?.permissions).toBe('maintain');
-  await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(asked.data?.id) });
-  expect([await names(theirs, 'all'), await names(theirs, 'direct'), await names(theirs, 'outside')]).toEqual([
-    ['octocat', 'carol'],
-    ['carol'],
-    ['carol'],
-  ]);
-  const wrong = await octokit.rest.repos.listCollaborators({ ...theirs, affiliation: 'everyone' as 'all' }).then(
-    () => 0,
-    (error: { status: number }) => error.status,
-  );
-  expect(wrong).toBe(422);
+    expect(
+      (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...mine, username: 'alice' })).data.permission,
+    ).toBe('write');
+
+    // An organization's: the permission sent, carol an outside collaborator.
+    const carol = await octokit.rest.repos.addCollaborator({ ...org, username: 'carol', permission: 'maintain' });
+    expect(carol.data?.permissions).toBe('maintain');
+    await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(carol.data?.id) });
+
+    const logins = async (repo: typeof mine, affiliation?: 'all' | 'direct' | 'outside') =>
+      (await octokit.rest.repos.listCollaborators({ ...repo, ...(affiliation ? { affiliation } : {}) })).data.map(
+        (one) => [one.login, one.role_name],
+      );
+    // `all` by default; a personal repository's owner and collaborators are direct, none outside.
+    expect(await logins(mine)).toEqual([
+      ['octocat', 'admin'],
+      ['alice', 'write'],
+    ]);
+    expect(await logins(mine, 'all')).toEqual(await logins(mine));
+    expect(await logins(mine, 'direct')).toEqual(await logins(mine));
+    expect(await logins(mine, 'outside')).toEqual([]);
+    // An organization's: its admin through the organization, carol directly and from outside it.
+    expect(await logins(org)).toEqual([
+      ['octocat', 'admin'],
+      ['carol', 'maintain'],
+    ]);
+    expect(await logins(org, 'direct')).toEqual([['carol', 'maintain']]);
+    expect(await logins(org, 'outside')).toEqual([['carol', 'maintain']]);
+    const wrong = octokit.request('GET /repos/{owner}/{repo}/collaborators', {
+      ...org,
+      affiliation: 'friends' as 'all',
+    });
+    expect(await failed(wrong)).toBe(422);
+  });
 });
 
 it('mockpoint trigger github sends member.added and member.removed, made through the twin', async () => {

@@ -126,10 +126,12 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
   // (a comment below an issue never made included), 422 for a create of what it keeps without the
   // fields GitHub needs (`Validation Failed` with
   // its `errors`; a git ref's and a file's `Invalid request. "…" wasn't supplied.` and a change of
-  // a ref never made, `Reference does not exist`, a check run's, a status's of no commit, without).
+  // a ref never made, `Reference does not exist`, a check run's, a status's of no commit, a
+  // workflow dispatch's without `ref`, without).
   const refused = answers.filter((answer) => answer.status >= 300);
   const unsupplied = [
     'post /repos/{owner}/{repo}/check-runs',
+    'post /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
     'post /repos/{owner}/{repo}/statuses/{sha}',
     'delete /repos/{owner}/{repo}/git/refs/{ref}',
     'patch /repos/{owner}/{repo}/git/refs/{ref}',
@@ -156,6 +158,7 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
     'get /search/repositories',
     'patch /repos/{owner}/{repo}/git/refs/{ref}',
     'post /orgs/{org}/repos',
+    'post /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
     'post /repos/{owner}/{repo}/check-runs',
     'post /repos/{owner}/{repo}/git/refs',
     'post /repos/{owner}/{repo}/hooks',

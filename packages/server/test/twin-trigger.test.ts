@@ -287,18 +287,18 @@ it('refuses what it cannot send with a stable code and a message listing what ex
     2,
     expect.stringMatching(/^mockpoint trigger: error: event: stripe has no event "nope.nothing"; one of /),
   ]);
-  // An event of GitHub's the twin does not send (`workflow_run`) lists THAT provider's own events.
+  // An event of GitHub's the twin does not send (`deployment`) lists THAT provider's own events.
   expect(
     (await requestJson(`${daemon.url}/api/endpoints/hub/twin`, { method: 'PUT', body: { provider: 'github' } })).status,
   ).toBe(200);
-  const workflow = await runCli({ args: ['trigger', 'hub', 'workflow_run', '--url', daemon.url] });
-  expect([workflow.code, workflow.stderr]).toEqual([
+  const deployment = await runCli({ args: ['trigger', 'hub', 'deployment', '--url', daemon.url] });
+  expect([deployment.code, deployment.stderr]).toEqual([
     1,
     expect.stringMatching(
-      /^mockpoint trigger: error: event: github has no event "workflow_run"; one of check_run.completed, check_run.created, create, delete, issue_comment.created, /,
+      /^mockpoint trigger: error: event: github has no event "deployment"; one of check_run.completed, check_run.created, create, delete, installation.created, /,
     ),
   ]);
-  expect(workflow.stderr).not.toContain('payment_intent');
+  expect(deployment.stderr).not.toContain('payment_intent');
   const bare = await runCli({ args: ['trigger', name, '--url', daemon.url] });
   expect([bare.code, bare.stderr.trim()]).toEqual([
     2,

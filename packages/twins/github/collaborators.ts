@@ -4,14 +4,15 @@
  *
  * - `PUT …/collaborators/{username}` (`permission` pull, triage, push, maintain or admin; push by
  *   default) invites the user: `201` with the invitation (`permissions` read, triage, write,
- *   maintain, admin). Again for a pending invitee: the same invitation, its permission changed.
+ *   maintain, admin). `permission` is "only valid on organization-owned repositories" (GitHub's
+ *   reference): a personal repository's invitations and collaborators are all `write`. Again for a pending invitee: the same invitation, its permission changed.
  *   For a collaborator: its permission changed, `204`. For the owner: `422`.
  * - The invitee accepts with `PATCH /user/repository_invitations/{invitation_id}` (`204`; declines
  *   with `DELETE`): a collaborator then, with a `member.added` event. The twin has one user for every
  *   token (issues.ts's `GITHUB_USER`), so any invitation can be accepted, and
  *   `GET /user/repository_invitations` lists every pending one.
  * - `GET …/collaborators` lists the owner (admin) and the collaborators, each a user with its
- *   `permissions` and `role_name`; `GET …/collaborators/{username}` is `204` for one, `404` for
+ *   `permissions` and `role_name` (`affiliation` all, direct or outside: {@link listed}); `GET …/collaborators/{username}` is `204` for one, `404` for
  *   another; `…/permission` says `admin`, `write`, `read` or `none` with its `role_name`;
  *   `DELETE …/collaborators/{username}` removes one (`member.removed`) or its pending invitation.
  * - `GET …/invitations` lists the pending invitations; `PATCH` and `DELETE`
@@ -116,20 +117,22 @@ function tellMember(state: FlowState, place: RepoPlace, login: string, action: '
   });
 }
 
-/** Whether the repository is an organization's (`permission` counts only there, as GitHub's docs say). */
-function ofOrganization(place: RepoPlace): boolean {
-  return (place.repository?.owner as Record<string, unknown> | undefined)?.type === 'Organization';
+/**
+ * Whether the repository is a personal account's: GitHub's `permission` is "only valid on
+ * organization-owned repositories", a personal repository's collaborators all `write` (push).
+ */
+function isPersonal(place: RepoPlace): boolean {
+  return (place.repository?.owner as Record<string, unknown> | undefined)?.type !== 'Organization';
 }
 
 async function invite(username: string, sent: Record<string, unknown>, state: FlowState, place: RepoPlace) {
   if (!LOGIN.test(username)) return { error: NOT_FOUND };
   const asked = sent.permission ?? 'push';
-  const named = typeof asked === 'string' ? ROLES[asked] : undefined;
-  if (named === undefined) {
+  // A personal repository's: `permission` not read, every collaborator `write`.
+  const role = isPersonal(place) ? 'write' : typeof asked === 'string' ? ROLES[asked] : undefined;
+  if (role === undefined) {
     return refused('permission', 'permission must be one of pull, triage, push, maintain, admin');
   }
-  // "Only valid on organization-owned repositories": a personal repository's collaborators can write.
-  const role = ofOrganization(place) ? named : (ROLES.push as string);
   if (username.toLowerCase() === ownerLogin(place).toLowerCase()) {
     return refused('username', 'Repository owner cannot be a collaborator');
   }
@@ -172,32 +175,32 @@ async function invite(username: string, sent: Record<string, unknown>, state: Fl
   return { status: 201, body: invitation };
 }
 
+/** The `affiliation`s `GET …/collaborators` takes. */
+const AFFILIATIONS = new Set(['all', 'direct', 'outside']);
+
 /**
  * The collaborators of a repository: its owner (of an organization's, the twin's user, who made it
  * and administers it) and those kept; `permission` (pull, triage, push, maintain, admin) keeps
- * those who have it; `affiliation` (GitHub's: `outside` the collaborators who are not the
- * organization's members, `direct` those given access to the repository itself, `all` by default)
- * reads the twin's user as the organization's one member and a personal repository's owner as
- * direct.
+ * those who have it. `affiliation` (`all` by default) as GitHub reads it of the twin's model, whose
+ * collaborators are each invited to the repository and none a member of an organization: `direct`
+ * is all of a personal repository's, the kept ones of an organization's (its admin is one through
+ * the organization); `outside` the kept ones of an organization's, none of a personal one's.
  */
 async function listed(
   state: FlowState,
   place: RepoPlace,
   query: Record<string, unknown>,
-): Promise<Record<string, unknown>[] | FlowError> {
-  const organization = ofOrganization(place);
-  const admin = organization ? GITHUB_USER.login : ownerLogin(place);
+): Promise<Record<string, unknown>[] | { error: FlowError }> {
   const affiliation = query.affiliation ?? 'all';
-  if (affiliation !== 'all' && affiliation !== 'direct' && affiliation !== 'outside') {
-    return refused('affiliation', 'affiliation must be one of outside, direct, all').error;
+  if (typeof affiliation !== 'string' || !AFFILIATIONS.has(affiliation)) {
+    return refused('affiliation', 'affiliation must be one of outside, direct, all');
   }
-  const kept = await collaborators(state, place);
-  // The organization's member (the twin's user) is neither outside nor direct: its access is the organization's.
-  const ownerShown = affiliation === 'all' || (affiliation === 'direct' && !organization);
-  const all = [
-    ...(ownerShown ? [shownCollaborator(admin, 'admin')] : []),
-    ...kept.map(({ login, role }) => shownCollaborator(login, role)),
-  ];
+  const personal = isPersonal(place);
+  const admin = personal ? ownerLogin(place) : GITHUB_USER.login;
+  const kept = (await collaborators(state, place)).map(({ login, role }) => shownCollaborator(login, role));
+  const withAdmin = affiliation === 'all' || (affiliation === 'direct' && personal);
+  const shown = affiliation === 'outside' && personal ? [] : kept;
+  const all = withAdmin ? [shownCollaborator(admin, 'admin'), ...shown] : shown;
   const wanted = typeof query.permission === 'string' ? query.permission : undefined;
   return wanted === undefined
     ? all
@@ -212,8 +215,8 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
   const username = matched.values.username ?? '';
   const key = `${place.scope}:${username.toLowerCase()}`;
   if (template === COLLABORATORS && method === 'GET') {
-    const listing = await listed(state, place, sent.query);
-    return Array.isArray(listing) ? { list: listing } : { error: listing };
+    const list = await listed(state, place, sent.query);
+    return Array.isArray(list) ? { list } : list;
   }
   if (template === COLLABORATOR) {
     if (method === 'PUT') return invite(username, sent.body, state, place);
@@ -256,7 +259,9 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
     if (asked !== undefined && !role) {
       return refused('permissions', 'permissions must be one of read, triage, write, maintain, admin');
     }
-    const invitation = { ...record.invitation, ...(asked === undefined ? {} : { permissions: asked }) };
+    // A personal repository's invitation stays `write` (its `permission` only an organization's takes).
+    const kept = asked === undefined || isPersonal(place) ? {} : { permissions: asked };
+    const invitation = { ...record.invitation, ...kept };
     await state.keep(INVITATION_KIND, id, { ...record, invitation });
     return { status: 200, body: invitation };
   }

@@ -224,6 +224,12 @@ async function put(
   };
 }
 
+/** The bytes of the file at `path` of the repository kept as `scope` (`undefined`: none). */
+export async function fileBytes(state: FlowState, scope: string, path: string): Promise<Uint8Array | undefined> {
+  const file = (await state.read<FileRecord>(FILES)).get(`${scope}:${path}`);
+  return file === undefined ? undefined : decoded(file.content);
+}
+
 /** GitHub's contents of the repository kept as `scope`; `undefined`: not a contents operation. */
 export const githubContents: RepoOperation = async (matched, request, state, place) => {
   const sent = request.body;

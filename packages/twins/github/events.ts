@@ -116,6 +116,16 @@ export function githubTarget(hook: Record<string, unknown>): {
  */
 export function githubHeaders(type: string, event?: Record<string, unknown>): Record<string, string> {
   const repository = event?.repository as Record<string, unknown> | undefined;
+  // An App's own event (`installation`) is the App's, as GitHub names its target.
+  const installation = event?.installation as Record<string, unknown> | undefined;
+  if (type.split('.')[0] === 'installation' && installation !== undefined) {
+    return {
+      'x-github-event': 'installation',
+      'x-github-hook-installation-target-type': 'integration',
+      'x-github-hook-installation-target-id': String(installation.app_id),
+      'user-agent': HOOKSHOT,
+    };
+  }
   return {
     'x-github-event': type.split('.')[0] ?? type,
     'x-github-hook-installation-target-type': 'repository',

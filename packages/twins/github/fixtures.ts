@@ -80,6 +80,34 @@ const checkRun: FixtureStep = {
   path: '/repos/{repo}/check-runs',
   body: { name: 'mockpoint-ci', head_sha: '{sha}', status: 'in_progress' },
 };
+/** A workflow file `{unique}.yml` that takes `workflow_dispatch` (`name: CI`, one job echoing), on the default branch. */
+const workflowFile: FixtureStep = {
+  method: 'PUT',
+  path: '/repos/{repo}/contents/.github/workflows/{unique}.yml',
+  body: {
+    message: 'Add the CI workflow',
+    content:
+      'bmFtZTogQ0kKb246CiAgd29ya2Zsb3dfZGlzcGF0Y2g6CmpvYnM6CiAgYnVpbGQ6CiAgICBydW5zLW9uOiB1YnVudHUtbGF0ZXN0CiAgICBzdGVwczoKICAgICAgLSBydW46IGVjaG8gSGVsbG8K',
+  },
+};
+/** That workflow dispatched on a branch `{unique}` at its commit: a run requested (its id answered). */
+const dispatched: FixtureStep[] = [
+  workflowFile,
+  ref('heads'),
+  {
+    method: 'POST',
+    path: '/repos/{repo}/actions/workflows/{unique}.yml/dispatches',
+    body: { ref: '{unique}', return_run_details: true },
+  },
+];
+/** The repository read back (a `PATCH` of nothing, which changes nothing): its `{id}` for the next step. */
+const touch: FixtureStep = { method: 'PATCH', path: '/repos/{repo}', body: {} };
+/**
+ * The twin's App installed on the repository's owner with it selected (the install click on
+ * github.com, through the twin's `PUT /user/installations/{id}/repositories/{id}`: the installation's
+ * id the repository's). Once per repository until it is uninstalled (`installation.deleted`).
+ */
+const install: FixtureStep = { method: 'PUT', path: '/user/installations/{id}/repositories/{id}' };
 /** A repository of its own, `trigger-{unique}` of the owner; made after `{repo}`, so that one stays. */
 const repository: FixtureStep[] = [
   { method: 'PATCH', path: '/repos/{repo}', body: {} },
@@ -139,6 +167,22 @@ export const GITHUB: Record<string, readonly FixtureStep[]> = {
   ],
   create: [write(), ref('heads')],
   delete: [write(), ref('heads'), { method: 'DELETE', path: '/repos/{repo}/git/refs/heads%2F{unique}' }],
+  'workflow_run.requested': dispatched,
+  'workflow_run.completed': [
+    ...dispatched,
+    { method: 'POST', path: '/repos/{repo}/actions/runs/{workflow_run_id}/cancel' },
+  ],
+  'installation.created': [touch, install],
+  'installation.deleted': [touch, install, touch, { method: 'DELETE', path: '/app/installations/{id}' }],
+  'installation.suspend': [touch, install, touch, { method: 'PUT', path: '/app/installations/{id}/suspended' }],
+  'installation.unsuspend': [
+    touch,
+    install,
+    touch,
+    { method: 'PUT', path: '/app/installations/{id}/suspended' },
+    touch,
+    { method: 'DELETE', path: '/app/installations/{id}/suspended' },
+  ],
   'release.created': [release],
   'release.published': [release],
   'release.deleted': [release, { method: 'DELETE', path: '/repos/{repo}/releases/{id}' }],

@@ -24,6 +24,7 @@ import {
   maskedHook,
   validationFailed,
 } from './events.js';
+import { githubInstallations } from './installations.js';
 import { GITHUB_USER, issueLabels, issueLock, keyed, member, namedApplied, namedMembers, updating } from './issues.js';
 import { githubList } from './lists.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
@@ -139,6 +140,7 @@ export const githubFlows: TwinFlows = {
   own: async (matched, sent, state) =>
     (await githubSearch(matched, sent, state)) ??
     (await githubInvitations(matched, sent, state)) ??
+    (await githubInstallations(matched, sent, state)) ??
     githubRepos(matched, sent, state),
   events: {
     eventsTemplate: '',
@@ -154,9 +156,9 @@ export const githubFlows: TwinFlows = {
     badTarget: hookUrlRefused,
   },
   action: (matched, stored, sent) => issueLabels(matched, stored, sent) ?? issueLock(matched, stored, sent),
-  keyed(template, object, values) {
+  keyed(template, object, values, root) {
     keyed(template, object, values);
-    if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values);
+    if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values, root);
   },
   updating(template, object, was, tools, sent) {
     if (template.endsWith('/hooks')) hookEventsEdited(object, sent);

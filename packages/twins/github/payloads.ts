@@ -187,6 +187,11 @@ export function githubEvent(
     const zen = ZEN[(Number(object.id) || 0) % ZEN.length];
     return { zen, hook_id: object.id, hook: maskedHook(object), ...around };
   }
+  // An App's own event: the installation, its repositories, the sender; no repository (GitHub's).
+  if (event === 'installation') {
+    const repositories = extra.repositories === undefined ? {} : { repositories: extra.repositories };
+    return { action, installation: object, ...repositories, sender: GITHUB_USER };
+  }
   // An event without an action (`push`, `create`, `delete`): the object's members are the payload's.
   if (action === '') return { ...object, ...around };
   const payload: Record<string, unknown> = { action };

@@ -5,6 +5,8 @@
  * update makes it public, its URLs at its id and tag; a review's `state` from the `event` sent
  * (`APPROVE`: `APPROVED`, `REQUEST_CHANGES`: `CHANGES_REQUESTED`, `COMMENT`: `COMMENTED`, none:
  * `PENDING`), submitted at once unless pending; and a pull request's `head` and `base` as branches.
+ * A release's `upload_url` is at the twin's own root as the request that made it reached it (so
+ * Octokit's `uploadReleaseAsset({ url: release.upload_url, … })` uploads to the twin: assets.ts).
  *
  * @module
  */
@@ -14,6 +16,8 @@ import { GITHUB_USER } from './issues.js';
 import { shownRepo } from './repo-kept.js';
 
 const API = 'https://api.github.com';
+/** GitHub's host of uploads, a release's `upload_url` where the twin's own root is not known. */
+const UPLOADS = 'https://uploads.github.com';
 
 const REVIEW_STATES: Record<string, string> = {
   APPROVE: 'APPROVED',
@@ -60,7 +64,12 @@ export function releaseCreated(
 }
 
 /** A new release's or review's URLs, once its id is taken. */
-export function releaseKeyed(template: string, object: Record<string, unknown>, values: Record<string, string>): void {
+export function releaseKeyed(
+  template: string,
+  object: Record<string, unknown>,
+  values: Record<string, string>,
+  root?: string,
+): void {
   const last = template.split('/').at(-1);
   const { owner = 'octocat' } = values;
   const repo = shownRepo(values.repo ?? 'hello-world');
@@ -72,7 +81,8 @@ export function releaseKeyed(template: string, object: Record<string, unknown>, 
       url: `${api}/releases/${object.id}`,
       html_url: `${web}/releases/tag/${tag}`,
       assets_url: `${api}/releases/${object.id}/assets`,
-      upload_url: `https://uploads.github.com/repos/${owner}/${repo}/releases/${object.id}/assets{?name,label}`,
+      // At the twin's own root, where the request reached it (GitHub's uploads host where it named none).
+      upload_url: `${root ?? UPLOADS}/repos/${owner}/${repo}/releases/${object.id}/assets{?name,label}`,
       tarball_url: `${api}/tarball/${tag}`,
       zipball_url: `${api}/zipball/${tag}`,
     });

@@ -13,6 +13,7 @@
  */
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import { githubAssets } from './assets.js';
 import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
@@ -34,6 +35,7 @@ import {
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
 import { githubStatuses } from './statuses.js';
+import { githubWorkflows } from './workflows.js';
 
 const REPO = '/repos/{owner}/{repo}';
 
@@ -45,6 +47,8 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubChecks,
   githubCollaborators,
   githubBranches,
+  githubAssets,
+  githubWorkflows,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };

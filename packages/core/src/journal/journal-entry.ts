@@ -79,6 +79,13 @@ export interface RecordedRequest {
    * mapping, an absolute-form target or a `CONNECT` tunnel (set by the adapter).
    */
   host?: string;
+  /**
+   * The target as the client sent it, where it differs from `target` (a `--serve` port's, whose
+   * `target` the adapter puts under `/endpoint/{name}`): what a twin's own root is read from.
+   */
+  sent?: string;
+  /** The request came over TLS (set by the adapter): a twin's own root is `https:`. */
+  secure?: boolean;
   /** What it was answered with (see `answer-record.ts`): set by the core as the answer is decided. */
   answer?: KeptAnswer;
   /** A relayed answer's first body chunks as they were passed on (references), and every byte's count. */

@@ -179,6 +179,15 @@ function bodySchema(doc: Schema, operation: Schema): Schema | undefined {
   return media?.schema === undefined ? undefined : resolve(doc, media.schema);
 }
 
+/**
+ * Whether the operation's body is bytes rather than parameters: its request body names media types,
+ * none of them JSON or a form (`application/octet-stream`, `text/plain`).
+ */
+function takesBytes(doc: Schema, operation: Schema): boolean {
+  const types = Object.keys(resolve(doc, operation.requestBody).content ?? {});
+  return types.length > 0 && !types.some((type) => type.includes('json') || type.includes('form'));
+}
+
 /** The names of the operation's query parameters. */
 function queryNames(doc: Schema, operation: Schema): Set<string> {
   const params = Array.isArray(operation.parameters) ? operation.parameters : [];
@@ -256,7 +265,8 @@ export function readParams(
   let rawBody: Record<string, unknown>;
   let rawQuery: Record<string, FormValue>;
   try {
-    rawBody = readBody(request.body, form, request.contentType);
+    // A body the operation takes as bytes (GitHub's release asset upload) is no parameters: its flows read it.
+    rawBody = takesBytes(doc, operation) ? {} : readBody(request.body, form, request.contentType);
     rawQuery = readForm(request.query);
   } catch (error) {
     if (error instanceof FormProblem)

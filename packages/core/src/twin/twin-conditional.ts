@@ -16,7 +16,8 @@ export async function conditional(
   method: string,
   ifNoneMatch: string | undefined,
 ): Promise<TwinAnswer> {
-  if (method !== 'GET' || answer.status !== 200) return answer;
+  // Bytes (a GitHub release asset's download) are answered whole, with no ETag.
+  if (method !== 'GET' || answer.status !== 200 || answer.bytes !== undefined) return answer;
   const etag = await strongEtag(answer.body);
   if (!etagMatches(ifNoneMatch, etag)) return { ...answer, headers: { ...answer.headers, etag } };
   const { 'content-type': _type, ...headers } = answer.headers;

@@ -31,6 +31,7 @@ import type {
   FlowKit,
   FlowState,
   FlowTools,
+  OwnRequest,
   TwinChange,
   TwinEvents,
   TwinFlows,
@@ -69,6 +70,10 @@ export interface TwinRequest {
   /** The query string, without `?`. */
   query: string;
   body: string;
+  /** The body's bytes, when they may not be UTF-8 text (a GitHub release asset's upload). @default `body`'s */
+  bytes?: Uint8Array;
+  /** The twin's root as the request reached it, with scheme and host ({@link OwnRequest.root}). @default none */
+  root?: string;
   header(name: string): string | undefined;
   /** Told each event the request's changes emit (`mockpoint trigger` reads what it made). @default none told */
   onEvent?: EventHeard;
@@ -91,6 +96,8 @@ interface Asked {
   onEvent?: EventHeard | undefined;
   /** The request's API version (twin-versions.ts). @default the profile's newest */
   version?: string | undefined;
+  /** The twin's root as the request reached it (what {@link TwinFlows.keyed} reads). */
+  root?: string | undefined;
 }
 
 /** The twin's answer. */
@@ -98,6 +105,8 @@ export interface TwinAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Bytes answered in place of `body` (a GitHub release asset's download), in `headers`' `content-type`. */
+  bytes?: Uint8Array;
 }
 
 /** A stored object found by its id, and the size of its stored text. */
@@ -368,7 +377,7 @@ export class TwinEngine {
       if (refusal === undefined) throw error;
       return this.#stamped(this.#error(refusal), id);
     }
-    const answer = await this.#answeredIn(request, id, { onEvent: request.onEvent, version });
+    const answer = await this.#answeredIn(request, id, { onEvent: request.onEvent, version, root: request.root });
     if (versions === undefined || version === undefined) return answer;
     return { ...answer, headers: { ...answer.headers, [versions.header]: version } };
   }
@@ -651,7 +660,14 @@ export class TwinEngine {
   ): Promise<TwinAnswer | (MatchedOperation & { refused?: () => Promise<void> })> {
     const own = this.#parts.flows?.own;
     const changes: TwinChange[] = [];
-    const sent = { body: params.body, query: params.query, raw: request.query };
+    const sent: OwnRequest = {
+      body: params.body,
+      query: params.query,
+      raw: request.query,
+      bytes: request.bytes ?? new TextEncoder().encode(request.body),
+      header: (name) => request.header(name),
+      root: request.root,
+    };
     const answer = own === undefined ? undefined : await own(matched, sent, this.#ownState(changes));
     if (answer === undefined) return matched;
     // The events of what the flows changed, in the order they told them (none for a refusal).
@@ -666,6 +682,7 @@ export class TwinEngine {
       const body = answer.wrap === undefined ? page.items : answer.wrap(page.items, page.total);
       return this.#json(200, body, page.link === undefined ? {} : { link: page.link });
     }
+    if ('bytes' in answer) return { status: answer.status, headers: answer.headers, body: '', bytes: answer.bytes };
     if (answer.body === undefined) return { status: answer.status, headers: answer.headers ?? {}, body: '' };
     return this.#json(answer.status, answer.body, answer.headers);
   }
@@ -707,6 +724,17 @@ export class TwinEngine {
         const op = this.#parts.model.operations.find((one) => one.method === method && one.template === template);
         const value = op === undefined ? undefined : this.#example({ op, values: {} }).value;
         return isRecord(value) ? value : {};
+      },
+      amend: async (template, values, id, edit) => {
+        const resource = this.#parts.model.resources.find((one) => one.template === template);
+        if (resource === undefined) return undefined;
+        const scope = this.#scopeOf(resource, values);
+        const which = (stored: Stored) => !stored.deleted && stored.id === id && stored.scope === scope;
+        const changed = await this.#change(resource, which, (stored) => {
+          edit(stored.object);
+          return stored;
+        });
+        return changed?.object;
       },
       fits: (collection, items, replace) => this.#fits(collection, items, replace),
       full: (message) => new Refusal({ status: 400, type: 'invalid_request_error', message }),
@@ -990,7 +1018,7 @@ export class TwinEngine {
       const keyField = this.#keyField(resource);
       // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
       if (keyField === 'number') kept.number = Math.max(nextNumber(items, scope), nextNumber(shared, scope));
-      this.#parts.flows?.keyed?.(resource.template, kept, matched.values);
+      this.#parts.flows?.keyed?.(resource.template, kept, matched.values, asked.root);
       const key = kept[keyField];
       if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
         throw new Refusal(this.#taken(resource, keyField));

@@ -141,6 +141,17 @@ export interface FlowState extends FlowTools {
    * emitted once the flow has answered, in the order told, none when it answers an error.
    */
   emit(change: TwinChange): void;
+  /**
+   * Changes the live object `id` of the collection at `template` in the scope `values` name, in
+   * place, with no event (a GitHub release's `assets` when one is uploaded): the object as changed,
+   * `undefined` when there is none.
+   */
+  amend(
+    template: string,
+    values: Record<string, string>,
+    id: string,
+    edit: (object: Record<string, unknown>) => void,
+  ): Promise<Record<string, unknown> | undefined>;
 }
 
 /** What a request sent, as {@link TwinFlows.own} reads it. */
@@ -149,6 +160,15 @@ export interface OwnRequest {
   query: Record<string, unknown>;
   /** The query string as sent, without `?` (what a redirect keeps). */
   raw: string;
+  /** The body's bytes as sent (a GitHub release asset's upload, whose body is no JSON). */
+  bytes: Uint8Array;
+  /** A header of the request, by name (`content-type`, `accept`). */
+  header(name: string): string | undefined;
+  /**
+   * The twin's root as the request reached it, with scheme and host (`http://127.0.0.1:4010/endpoint/github`,
+   * or a `--serve` port's `http://127.0.0.1:4011`); `undefined` when the request named no host.
+   */
+  root: string | undefined;
 }
 
 /**
@@ -160,6 +180,8 @@ export interface OwnRequest {
  */
 export type OwnAnswer =
   | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** Bytes answered as they are (a GitHub release asset's download), in `headers`' `content-type`. */
+  | { status: number; bytes: Uint8Array; headers: Record<string, string> }
   | {
       list: Record<string, unknown>[];
       /** The page's body of its items and the count of all (GitHub's search: `{ total_count, items }`). @default the items */
@@ -280,9 +302,11 @@ export interface TwinFlows {
   ): Record<string, unknown>;
   /**
    * Fills what reads a new object's key and the path's parameters (`values`) once its key is
-   * taken (GitHub's `html_url` of issue `number` in `owner/repo`), inside the write that keeps it.
+   * taken (GitHub's `html_url` of issue `number` in `owner/repo`), inside the write that keeps it;
+   * `root` is the twin's own root as the request reached it (`http://127.0.0.1:4010/endpoint/github`,
+   * {@link OwnRequest.root}), `undefined` where the request named none.
    */
-  keyed?(template: string, object: Record<string, unknown>, values: Record<string, string>): void;
+  keyed?(template: string, object: Record<string, unknown>, values: Record<string, string>, root?: string): void;
   /**
    * Reads what an update needs of the twin before it is made (a Stripe Subscription's `items`, each
    * price found and merged into the items it has): what the update then applies in place of

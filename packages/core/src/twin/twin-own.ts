@@ -39,6 +39,8 @@ export interface OwnParts {
   objects(template: string, values: Record<string, string>): Promise<Record<string, unknown>[]>;
   /** The live objects of the collection at `template` in every scope, by scope, as a read answers them. */
   objectsByScope(template: string): Promise<Map<string, Record<string, unknown>[]>>;
+  /** Changes one live object of the collection at `template` in place ({@link FlowState.amend}). */
+  amend: FlowState['amend'];
 }
 
 /** The collection a kind is kept in (`repos` → `_own-repos`). */
@@ -54,6 +56,7 @@ export function ownState(parts: OwnParts): FlowState {
     example: (method, template) => parts.example(method, template),
     objects: (template, values) => parts.objects(template, values),
     objectsByScope: (template) => parts.objectsByScope(template),
+    amend: (template, values, id, edit) => parts.amend(template, values, id, edit),
     emit(change) {
       parts.changes.push(change);
     },

@@ -140,11 +140,11 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
 /**
  * `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository and its `{owner}`,
  * the label, the trigger's `{unique}` word, a customer's, a price's, a subscription's and a
- * payment method's id, a commit's `{sha}`.
+ * payment method's id, a commit's `{sha}`, a workflow run's `{workflow_run_id}` (GitHub's dispatch answers it).
  */
 function filled(text: string, last: Record<string, unknown>, words: Record<string, string>): string {
   return text.replace(
-    /\{(id|number|name|repo|owner|label|unique|customer|price|subscription|payment_method|sha)\}/g,
+    /\{(id|number|name|repo|owner|label|unique|customer|price|subscription|payment_method|sha|workflow_run_id)\}/g,
     (whole, word: string) => {
       const value = words[word] ?? last[word];
       return typeof value === 'string' || typeof value === 'number'

@@ -15,7 +15,15 @@ const EMPTY = new Uint8Array(0);
 
 /** A request that brought no body, at `target`. */
 export function bodilessRequest(req: IncomingMessage, target: string): RecordedRequest {
-  return recordedRequest(req.method ?? 'GET', target, req.rawHeaders, EMPTY, false);
+  return clientSide(req, recordedRequest(req.method ?? 'GET', target, req.rawHeaders, EMPTY, false));
+}
+
+/** `recorded` with what the client sent it as: its target where the adapter moved it, whether over TLS. */
+export function clientSide(req: IncomingMessage, recorded: RecordedRequest): RecordedRequest {
+  const url = req.url ?? '/';
+  if (url !== recorded.target) recorded.sent = url;
+  if ((req.socket as { encrypted?: boolean } | null)?.encrypted === true) recorded.secure = true;
+  return recorded;
 }
 
 /**

@@ -19,7 +19,7 @@ import { type RecordedRequest, recordedRequest } from '../../journal/journal-ent
 import { isMockpointError } from '../../registry/errors.js';
 import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import { isValidName } from '../../registry/rules.js';
-import { bodilessRequest, NODE_HEAD } from './endpoint-request.js';
+import { bodilessRequest, clientSide, NODE_HEAD } from './endpoint-request.js';
 import { lazyFetchListener } from './fetch-fallback.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
 import { holdingListener } from './held-requests.js';
@@ -129,12 +129,9 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
   // A body kept whole (complete, within maxBytes) goes to the signature check; the journal gets its own first bytes.
   const whole = state.kept > JOURNAL_BODY_LIMIT && state.seen === state.kept ? keptBytes(state) : undefined;
   const body = keptBytes(state, Math.min(state.kept, JOURNAL_BODY_LIMIT));
-  const recorded = recordedRequest(
-    req.method ?? 'GET',
-    state.target,
-    req.rawHeaders,
-    body,
-    state.seen > body.byteLength,
+  const recorded = clientSide(
+    req,
+    recordedRequest(req.method ?? 'GET', state.target, req.rawHeaders, body, state.seen > body.byteLength),
   );
   recorded.host = state.host;
   answer(state.res, state.out, recorded, whole);

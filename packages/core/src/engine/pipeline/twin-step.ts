@@ -6,6 +6,7 @@
  * @module
  */
 import { type EndpointAnswer, prepareAnswers } from '../../answer/endpoint-answer.js';
+import { CORS_HEADERS } from '../../answer/read-response.js';
 import { rawHeader } from '../../codec/raw-headers.js';
 import { BY_TWIN } from '../../journal/journal-entry.js';
 import type { TwinAnswer, TwinEngine } from '../../twin/twin-engine.js';
@@ -14,7 +15,15 @@ import { after, type BodyReads, type Maybe, type Step, type Verdict } from './st
 
 const decoder = new TextDecoder();
 
+/** Bytes answered as they are (a GitHub release asset's download), in the twin's `content-type`. */
+function bytesVerdict(exchange: Exchange, answer: TwinAnswer & { bytes: Uint8Array }): Verdict {
+  const headers = { ...CORS_HEADERS, ...answer.headers, 'content-length': String(answer.bytes.length) };
+  const body = exchange.head ? null : answer.bytes;
+  return { answer: Object.freeze({ kind: 'respond', status: answer.status, headers, body, delay: 0 }), mark: BY_TWIN };
+}
+
 function verdictOf(exchange: Exchange, answer: TwinAnswer): Verdict {
+  if (answer.bytes !== undefined) return bytesVerdict(exchange, { ...answer, bytes: answer.bytes });
   const prepared = prepareAnswers(answer.body, answer.status, 0);
   const chosen: EndpointAnswer = exchange.head ? prepared.head : prepared.full;
   const extra = { ...answer.headers };
@@ -24,16 +33,43 @@ function verdictOf(exchange: Exchange, answer: TwinAnswer): Verdict {
   return { answer: { ...chosen, headers: { ...chosen.headers, ...extra } } as EndpointAnswer, mark: BY_TWIN };
 }
 
+/** A Host as a URL may hold it: a name or address, and a port. */
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The twin's root as the client reached it (`http://127.0.0.1:4010/endpoint/github`, a `--serve`
+ * port's `http://127.0.0.1:4011`): the scheme (TLS, `X-Forwarded-Proto` or HTTP/2's `:scheme`,
+ * else `http`), the `Host`, the path the client sent above the twin's; none for a request sent to
+ * another host (a host mapping, a proxy's absolute target).
+ */
+function rootOf(exchange: Exchange): { root?: string } {
+  const { request } = exchange;
+  if (request.host !== undefined) return {};
+  const host = rawHeader(request.rawHeaders, 'host') ?? rawHeader(request.rawHeaders, ':authority');
+  if (host === undefined || !HOST.test(host)) return {};
+  const path = (request.sent ?? request.target).split('?')[0] ?? '';
+  if (!path.startsWith('/') || !path.endsWith(exchange.subpath)) return {};
+  const said = (rawHeader(request.rawHeaders, 'x-forwarded-proto') ?? rawHeader(request.rawHeaders, ':scheme'))
+    ?.split(',')[0]
+    ?.trim()
+    .toLowerCase();
+  const scheme = request.secure === true || said === 'https' ? 'https' : 'http';
+  return { root: `${scheme}://${host}${path.slice(0, path.length - exchange.subpath.length)}` };
+}
+
 function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict | undefined> {
   if (engine === null) return undefined;
   const request = exchange.request;
   const q = request.target.indexOf('?');
+  const bytes = exchange.wholeBody ?? request.body;
   return engine
     .handle({
       method: request.method === 'HEAD' ? 'GET' : request.method,
       path: exchange.subpath,
       query: q === -1 ? '' : request.target.slice(q + 1),
-      body: decoder.decode(exchange.wholeBody ?? request.body),
+      body: decoder.decode(bytes),
+      bytes,
+      ...rootOf(exchange),
       header: (name) => rawHeader(request.rawHeaders, name),
     })
     .then((answer) => verdictOf(exchange, answer));

@@ -1,0 +1,161 @@
+// The GitHub twin's release assets (issue #73), through @octokit/rest against the built daemon in
+// memory and on LevelDB: a release's `upload_url` at the twin's own root (a `--serve` port's, and
+// `/endpoint/{name}` on the daemon's port), an asset uploaded there as Octokit's
+// `uploadReleaseAsset` sends it, its bytes read back, listed, in the release's `assets`, renamed and
+// deleted; a second of one name `422 already_exists`; a release never made, or deleted, GitHub's
+// 404. Every process listens on 127.0.0.1.
+import { createHash } from 'node:crypto';
+import { Octokit } from '@octokit/rest';
+import { describe, expect, it } from 'vitest';
+import { useDaemons } from './helpers/daemon.js';
+import { twinDaemon } from './helpers/twin.js';
+
+useDaemons({ kill: 'file' });
+
+const quiet = () => undefined;
+const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
+
+/** What a request Octokit rejects answered: its status and body. */
+const failed = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'answered',
+    (error: { status: number; response?: { data?: unknown } }) => [error.status, error.response?.data],
+  );
+
+/** Bytes no UTF-8 decoder keeps whole: every byte value, twice. */
+const BINARY = Uint8Array.from({ length: 512 }, (_, at) => at % 256);
+
+describe.each(['memory', 'level'] as const)("the GitHub twin's release assets (%s)", (store) => {
+  it('uploads at the release’s upload_url, reads, lists, renames and deletes an asset', async () => {
+    const twin = await twinDaemon('github', store);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const repo = { owner: 'octocat', repo: 'widgets' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0' })).data;
+    expect(release.upload_url).toBe(`${twin.root}/repos/octocat/widgets/releases/${release.id}/assets{?name,label}`);
+    expect(release.assets).toEqual([]);
+
+    // As Octokit's docs upload one: at the release's `upload_url`, the bytes as `data`.
+    const uploaded = await octokit.rest.repos.uploadReleaseAsset({
+      ...repo,
+      release_id: release.id,
+      url: release.upload_url,
+      name: 'widgets linux.tar.gz',
+      label: 'Linux build',
+      data: Buffer.from(BINARY) as unknown as string,
+      headers: { 'content-type': 'application/gzip' },
+    });
+    expect(uploaded.status).toBe(201);
+    const asset = uploaded.data;
+    expect(asset).toMatchObject({
+      name: 'widgets.linux.tar.gz',
+      label: 'Linux build',
+      state: 'uploaded',
+      content_type: 'application/gzip',
+      size: BINARY.length,
+      digest: `sha256:${createHash('sha256').update(BINARY).digest('hex')}`,
+      download_count: 0,
+      uploader: { login: 'octocat' },
+      url: `https://api.github.com/repos/octocat/widgets/releases/assets/${asset.id}`,
+      browser_download_url: 'https://github.com/octocat/widgets/releases/download/v1.0.0/widgets.linux.tar.gz',
+    });
+
+    // Read as JSON and as its bytes, listed, and in the release's `assets`.
+    const read = await octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: asset.id });
+    expect(read.data).toEqual(asset);
+    const bytes = await fetch(`${twin.root}/repos/octocat/widgets/releases/assets/${asset.id}`, {
+      headers: { accept: 'application/octet-stream', authorization: 'token ghp_test123' },
+    });
+    expect([bytes.status, bytes.headers.get('content-type')]).toEqual([200, 'application/gzip']);
+    expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(BINARY);
+    const listed = await octokit.rest.repos.listReleaseAssets({ ...repo, release_id: release.id });
+    expect(listed.data.map((one) => one.name)).toEqual(['widgets.linux.tar.gz']);
+    const withAssets = await octokit.rest.repos.getRelease({ ...repo, release_id: release.id });
+    expect(withAssets.data.assets).toEqual([asset]);
+
+    // A second of one name on the release: GitHub's `already_exists`; another name is taken.
+    const again = octokit.rest.repos.uploadReleaseAsset({
+      ...repo,
+      release_id: release.id,
+      url: release.upload_url,
+      name: 'widgets.linux.tar.gz',
+      data: 'again',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(await failed(again)).toEqual([
+      422,
+      expect.objectContaining({
+        message: 'Validation Failed',
+        errors: [{ resource: 'ReleaseAsset', code: 'already_exists', field: 'name' }],
+      }),
+    ]);
+    const notes = await octokit.rest.repos.uploadReleaseAsset({
+      ...repo,
+      release_id: release.id,
+      url: release.upload_url,
+      name: 'NOTES.txt',
+      data: 'Read me.',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect([notes.data.size, notes.data.label, notes.data.content_type]).toEqual([8, '', 'text/plain']);
+
+    // Renamed (onto the other's name: refused), then deleted: gone from the list and the release.
+    const clash = octokit.rest.repos.updateReleaseAsset({ ...repo, asset_id: notes.data.id, name: asset.name });
+    expect(await failed(clash)).toEqual([422, expect.objectContaining({ message: 'Validation Failed' })]);
+    const renamed = await octokit.rest.repos.updateReleaseAsset({
+      ...repo,
+      asset_id: asset.id,
+      name: 'widgets-linux.tgz',
+      label: 'Linux',
+    });
+    expect(renamed.data).toMatchObject({
+      name: 'widgets-linux.tgz',
+      label: 'Linux',
+      browser_download_url: 'https://github.com/octocat/widgets/releases/download/v1.0.0/widgets-linux.tgz',
+    });
+    const removed = await octokit.rest.repos.deleteReleaseAsset({ ...repo, asset_id: notes.data.id });
+    expect(removed.status).toBe(204);
+    expect(await failed(octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: notes.data.id }))).toEqual([
+      404,
+      expect.objectContaining({ message: 'Not Found' }),
+    ]);
+    const after = await octokit.rest.repos.getRelease({ ...repo, release_id: release.id });
+    expect(after.data.assets.map((one) => [one.id, one.name])).toEqual([[asset.id, 'widgets-linux.tgz']]);
+
+    // Its release deleted: no asset of it is found, and none is uploaded to it.
+    await octokit.rest.repos.deleteRelease({ ...repo, release_id: release.id });
+    expect((await failed(octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: asset.id })))[0]).toBe(404);
+    const orphan = octokit.rest.repos.uploadReleaseAsset({
+      ...repo,
+      release_id: release.id,
+      url: release.upload_url,
+      name: 'late.txt',
+      data: 'late',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect((await failed(orphan))[0]).toBe(404);
+  });
+
+  it('gives the upload_url of the root the request reached, and refuses an asset with no name', async () => {
+    const twin = await twinDaemon('github', store);
+    const root = `${twin.daemon.url}/endpoint/${twin.name}`;
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const repo = { owner: 'octocat', repo: 'gadgets' };
+    const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v2' })).data;
+    expect(release.upload_url).toBe(`${root}/repos/octocat/gadgets/releases/${release.id}/assets{?name,label}`);
+    // No `name`: GitHub's `missing_field`, nothing kept.
+    const unnamed = await fetch(`${root}/repos/octocat/gadgets/releases/${release.id}/assets`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: 'token ghp_test123' },
+      body: 'x',
+    });
+    expect(unnamed.status).toBe(422);
+    expect(await unnamed.json()).toMatchObject({
+      errors: [{ resource: 'ReleaseAsset', code: 'missing_field', field: 'name' }],
+    });
+    expect((await octokit.rest.repos.listReleaseAssets({ ...repo, release_id: release.id })).data).toEqual([]);
+    // A release never made: GitHub's 404.
+    const never = octokit.rest.repos.listReleaseAssets({ ...repo, release_id: 999_999 });
+    expect((await failed(never))[0]).toBe(404);
+  });
+});
