@@ -54,10 +54,14 @@ function fromBase64(text: string): Uint8Array {
 
 /** The name GitHub makes of the one sent: each run of other characters a `.`, none leading or trailing. */
 export function assetName(sent: string): string {
-  return sent
-    .replace(/[^A-Za-z0-9._+-]+/g, '.')
-    .replace(/^\.+|\.+$/g, '')
-    .slice(0, 255);
+  // Bounded first, and the dots at its ends cut by a walk, not a pattern (`\.+$` tried at each of
+  // many dots is quadratic).
+  const named = sent.slice(0, 1024).replace(/[^A-Za-z0-9._+-]+/g, '.');
+  let start = 0;
+  let end = named.length;
+  while (start < end && named[start] === '.') start++;
+  while (end > start && named[end - 1] === '.') end--;
+  return named.slice(start, end).slice(0, 255);
 }
 
 function refused(code: string, field: string, message?: string): { error: FlowError } {
