@@ -95,8 +95,6 @@ export class NamespaceTable {
   #sweeping: Promise<void> | undefined;
   #serving = false;
   #closed = false;
-  /** Room reserved by the batches under way here ({@link createMany}), not made yet. */
-  #reserved = 0;
 
   constructor(namespaces: BackendNamespaces, options: NamespaceTableOptions) {
     this.#namespaces = namespaces;
@@ -115,83 +113,75 @@ export class NamespaceTable {
   }
 
   /** Makes a namespace and its token. @throws MockpointError `NAMESPACE_EXISTS`, `TOO_MANY_NAMESPACES`, `INVALID_NAME`. */
-  create(request: NamespaceRequest): Promise<CreatedNamespace> {
-    return this.#create(request, 0);
+  async create(request: NamespaceRequest): Promise<CreatedNamespace> {
+    const [made] = await this.#createAll([request]);
+    return made as CreatedNamespace;
   }
 
-  /** {@link create}, for a batch that holds `held` of the reserved room ({@link createMany}). */
-  async #create(request: NamespaceRequest, held: number): Promise<CreatedNamespace> {
+  /**
+   * Makes `count` namespaces with random names (one request of a test run's pool): all of them,
+   * or none, in one step of the registry (one write). @throws MockpointError as {@link create}.
+   */
+  createMany(request: Omit<NamespaceRequest, 'name' | 'count'>, count: number): Promise<CreatedNamespace[]> {
+    return this.#createAll(Array.from({ length: count }, () => request));
+  }
+
+  async #createAll(requests: readonly NamespaceRequest[]): Promise<CreatedNamespace[]> {
     this.#open();
-    const name = request.name ?? randomName();
-    if (!isValidName(name)) throw new MockpointError('INVALID_NAME', `namespace "${name}": ${NAME_RULE}`);
-    const token = newToken(name);
     const now = this.#now();
-    const entry: NamespaceEntry = { name, tokenHash: await tokenHash(token), createdAt: now, usedAt: now };
-    if (request.ttlMs !== undefined) entry.ttlMs = request.ttlMs;
+    const made = await Promise.all(
+      requests.map(async (request) => {
+        const name = request.name ?? randomName();
+        if (!isValidName(name)) throw new MockpointError('INVALID_NAME', `namespace "${name}": ${NAME_RULE}`);
+        const token = newToken(name);
+        const entry: NamespaceEntry = { name, tokenHash: await tokenHash(token), createdAt: now, usedAt: now };
+        if (request.ttlMs !== undefined) entry.ttlMs = request.ttlMs;
+        return { entry, token };
+      }),
+    );
+    const names = made.map(({ entry }) => entry.name);
     const max = this.#options.max;
     // One name's create and delete run one after the other here: a delete's drop must not wipe a new namespace.
-    const created = await this.#serial(name, async () => {
-      // Room reserved by batches under way here is not this create's (unless it is of that batch).
-      const room = max === 0 ? 0 : Math.max(0, max - (this.#reserved - held));
-      const made = room === 0 ? 'full' : await this.#namespaces.registry.create(entry, room);
-      if (made !== 'created') return made;
-      // An app of an earlier namespace of this name (deleted by another replica) holds its old token and parts.
-      this.#clocks.delete(name);
-      await this.#letGo(name);
-      // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
-      await this.#namespaces.drop(name);
-      return made;
+    const created = await this.#serialAll(names, async () => {
+      const outcome =
+        max === 0
+          ? 'full'
+          : await this.#namespaces.registry.createAll(
+              made.map(({ entry }) => entry),
+              max,
+            );
+      if (outcome !== 'created') return outcome;
+      await Promise.all(
+        names.map(async (name) => {
+          // An app of an earlier namespace of this name (deleted by another replica) holds its old token and parts.
+          this.#clocks.delete(name);
+          await this.#letGo(name);
+          // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
+          await this.#namespaces.drop(name);
+        }),
+      );
+      return outcome;
     });
     if (created === 'exists') {
-      throw new MockpointError('NAMESPACE_EXISTS', `namespace "${name}" exists already; pick another name`);
+      throw new MockpointError(
+        'NAMESPACE_EXISTS',
+        names.length === 1
+          ? `namespace "${names[0]}" exists already; pick another name`
+          : 'a namespace of the batch exists already (random names met one in use); ask again',
+      );
     }
     if (created === 'full') {
       throw new MockpointError(
         'TOO_MANY_NAMESPACES',
         max === 0
           ? 'namespaces are off on this server (MOCKPOINT_MAX_NAMESPACES=0)'
-          : `${max} namespaces exist already (MOCKPOINT_MAX_NAMESPACES); delete some first`,
+          : names.length === 1
+            ? `${max} namespaces exist already (MOCKPOINT_MAX_NAMESPACES); delete some first`
+            : `${max} namespaces may exist (MOCKPOINT_MAX_NAMESPACES), no room for ${names.length} more; delete some first`,
       );
     }
     this.#startSweeping();
-    return { ...infoOf(entry), token };
-  }
-
-  /**
-   * Makes `count` namespaces with random names (one request of a test run's pool): all of them,
-   * or none (those made are deleted when one fails). @throws MockpointError as {@link create}.
-   */
-  async createMany(request: Omit<NamespaceRequest, 'name' | 'count'>, count: number): Promise<CreatedNamespace[]> {
-    this.#open();
-    // The batch's room is reserved at once (concurrent batches and creates here leave it alone), or it is
-    // refused before it makes one: batches share the room as one create at a time would (issue #71 M3).
-    const max = this.#options.max;
-    const existing = (await this.#namespaces.registry.list()).length;
-    if (max === 0 || existing + this.#reserved + count > max) {
-      throw new MockpointError(
-        'TOO_MANY_NAMESPACES',
-        max === 0
-          ? 'namespaces are off on this server (MOCKPOINT_MAX_NAMESPACES=0)'
-          : `${max} namespaces exist or are being made already, no room for ${count} more (MOCKPOINT_MAX_NAMESPACES); delete some first`,
-      );
-    }
-    this.#reserved += count;
-    let held = count;
-    const made: CreatedNamespace[] = [];
-    try {
-      for (let i = 0; i < count; i++) {
-        made.push(await this.#create(request, held));
-        // Made: it counts in the registry now, not in the reservation.
-        held--;
-        this.#reserved--;
-      }
-    } catch (error) {
-      await Promise.allSettled(made.map(({ name }) => this.delete(name)));
-      throw error;
-    } finally {
-      this.#reserved -= held;
-    }
-    return made;
+    return made.map(({ entry, token }) => ({ ...infoOf(entry), token }));
   }
 
   /** Every namespace, by name. */
@@ -296,6 +286,14 @@ export class NamespaceTable {
   /** Runs `step` once the create or delete of `name` running before it here has ended. */
   #serial<T>(name: string, step: () => Promise<T>): Promise<T> {
     return this.#changing.run(name, step);
+  }
+
+  /** {@link serial} for every one of `names` at once (taken in name order, so two batches never wait on each other). */
+  #serialAll<T>(names: readonly string[], step: () => Promise<T>): Promise<T> {
+    const sorted = [...names].sort();
+    const from = (i: number): Promise<T> =>
+      i === sorted.length ? step() : this.#serial(sorted[i] as string, () => from(i + 1));
+    return from(0);
   }
 
   #open(): void {

@@ -132,6 +132,8 @@ export function recordedRequest(
     signature: undefined,
     socket: undefined,
     host: undefined,
+    sent: undefined,
+    secure: undefined,
     answer: undefined,
     relayed: undefined,
     relayedBytes: undefined,

@@ -69,6 +69,23 @@ export function runNamespacesContract(name: string, factory: NamespacesFactory):
       expect(await registry.create(entry('c'), 3)).toBe('created');
     });
 
+    it('the registry creates a batch whole or not at all: a taken name or too little room leaves none', async () => {
+      const { registry } = (await open()).namespaces;
+      expect(await registry.create(entry('b'), 5)).toBe('created');
+      expect(await registry.createAll([entry('a'), entry('b'), entry('c')], 5)).toBe('exists');
+      expect(await registry.createAll([entry('a'), entry('c'), entry('d'), entry('e'), entry('f')], 5)).toBe('full');
+      expect((await registry.list()).map((e) => e.name)).toEqual(['b']);
+      expect(await registry.createAll([entry('a', { ttlMs: 5000 }), entry('c'), entry('d')], 5)).toBe('created');
+      expect((await registry.list()).map((e) => e.name)).toEqual(['a', 'b', 'c', 'd']);
+      expect(await registry.get('a')).toEqual(entry('a', { ttlMs: 5000 }));
+      // Concurrent batches take the room one whole step each: with room for two more, one of three batches of two fits.
+      const outcomes = await Promise.all(
+        ['x', 'y', 'z'].map((n) => registry.createAll([entry(`${n}1`), entry(`${n}2`)], 6)),
+      );
+      expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(1);
+      expect(await registry.list()).toHaveLength(6);
+    });
+
     it("keeps each namespace's parts apart from the default namespace's and every other's", async () => {
       const { backend, namespaces } = await open();
       const one = await part(namespaces, 'one');

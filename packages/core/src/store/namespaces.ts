@@ -45,6 +45,11 @@ export interface NamespaceRegistry {
    * already (`full`), as one step.
    */
   create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated>;
+  /**
+   * Adds every one of `entries` (of distinct names), or none: `exists` when one's name is taken,
+   * `full` when they do not all fit under `max`. One step, one write (a batch of sessions).
+   */
+  createAll(entries: readonly NamespaceEntry[], max: number): Promise<NamespaceCreated>;
   /** Removes it; whether it was there. */
   delete(name: string): Promise<boolean>;
   /** Writes down a use at `at` (ms since the epoch); nothing when it is gone. */

@@ -204,6 +204,12 @@ export class LevelStore implements EndpointStore {
   readonly #end: string | undefined;
   /** A namespace's name (a view), else `undefined`. */
   readonly #namespace: string | undefined;
+  /**
+   * The root's: namespaces whose range is known to hold no key (dropped, nothing written in them
+   * since), oldest first, at most {@link KNOWN_EMPTY_MAX}. A view of one reads no range of it: a
+   * new session's app opens, and counts its names, without a read of the disk.
+   */
+  readonly #emptyRanges = new Set<string>();
 
   private constructor(
     db: Level<string, string>,
@@ -277,8 +283,11 @@ export class LevelStore implements EndpointStore {
     const range = { gte: view.#prefix, lt: view.#end };
     // A namespace that wrote nothing (a new name, a session that only read) costs no clear and no fsync.
     const any = await this.#read(() => this.#db.keys({ ...range, limit: 1 }).all());
-    if (any.length === 0) return;
-    await view.#clearRange(range);
+    if (any.length > 0) await view.#clearRange(range);
+    // A new namespace of this name need not read its ranges until it writes.
+    this.#emptyRanges.add(name);
+    if (this.#emptyRanges.size > KNOWN_EMPTY_MAX)
+      this.#emptyRanges.delete(this.#emptyRanges.values().next().value as string);
   }
 
   /**
@@ -415,7 +424,7 @@ export class LevelStore implements EndpointStore {
 
   async list({ limit, after, prefix = '' }: ListOptions): Promise<ListPage> {
     const range = { ...this.#range(prefixRange(prefix, after)), limit: limit + 1 };
-    const entries = await this.#read(() => this.#base.#db.iterator(range).all());
+    const entries = await this.#scan(() => this.#base.#db.iterator(range).all());
     const page = entries.slice(0, limit).map(([key, value]) => this.#decode(key.slice(this.#prefix.length), value));
     const next = entries.length > limit ? (page.at(-1)?.name ?? null) : null;
     return { endpoints: page, next };
@@ -423,7 +432,7 @@ export class LevelStore implements EndpointStore {
 
   async routeNames(options: RouteNamesOptions = {}): Promise<RoutedName[]> {
     const start = this.#key(routesKey(''));
-    const entries = await this.#read(() =>
+    const entries = await this.#scan(() =>
       this.#base.#db.iterator(this.#range(nameKeyRange(routesKey, options))).all(),
     );
     const out: RoutedName[] = [];
@@ -442,7 +451,7 @@ export class LevelStore implements EndpointStore {
   /** The names that hold a part keyed by `keyOf` (a setting), in the range of `options`. */
   async #namesOf(keyOf: (name: string) => string, options: RouteNamesOptions): Promise<string[]> {
     const start = this.#key(keyOf(''));
-    const keys = await this.#read(() => this.#base.#db.keys(this.#range(nameKeyRange(keyOf, options))).all());
+    const keys = await this.#scan(() => this.#base.#db.keys(this.#range(nameKeyRange(keyOf, options))).all());
     const out: string[] = [];
     for (const key of keys) {
       const name = key.slice(start.length);
@@ -491,7 +500,7 @@ export class LevelStore implements EndpointStore {
   async openDeliveries(): Promise<MemoryDeliveryStore> {
     const backend: DeliveryBackend = {
       kind: 'level',
-      load: () => this.#read(() => this.#base.#db.values(this.#range({ gte: DELIVERY_FIRST, lt: DELIVERY_END })).all()),
+      load: () => this.#scan(() => this.#base.#db.values(this.#range({ gte: DELIVERY_FIRST, lt: DELIVERY_END })).all()),
       write: async (changes) => {
         if (changes.length === 0) return;
         await this.#writable();
@@ -542,7 +551,7 @@ export class LevelStore implements EndpointStore {
     return {
       kind: 'level',
       load: async () => {
-        const entries = await this.#read(() => this.#base.#db.iterator(range).all());
+        const entries = await this.#scan(() => this.#base.#db.iterator(range).all());
         return entries.map(([key, value]) => [key.slice(start.length), value] as const);
       },
       write: async (changes) => {
@@ -644,6 +653,13 @@ export class LevelStore implements EndpointStore {
   }
 
   /** Throws once this namespace's view is closed (the database's own close makes its calls fail). */
+  /** A read of a range of this view's: nothing, at once, while its range is known to hold no key. */
+  async #scan<T>(operation: () => Promise<T[]>): Promise<T[]> {
+    if (this.#namespace === undefined || !this.#base.#emptyRanges.has(this.#namespace)) return this.#read(operation);
+    this.#open();
+    return [];
+  }
+
   #open(): void {
     if (this.#closed) {
       throw new MockpointError('STORE_UNAVAILABLE', `namespace "${this.#namespace}" of the LevelDB store is closed`);
@@ -688,7 +704,10 @@ export class LevelStore implements EndpointStore {
   }
 
   async #write<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.#base !== this) return this.#base.#write(operation);
+    if (this.#base !== this) {
+      this.#base.#emptyRanges.delete(this.#namespace as string);
+      return this.#base.#write(operation);
+    }
     const failuresBefore = this.#failures;
     let result: T;
     try {
@@ -749,6 +768,8 @@ function formatBytes(bytes: number): string {
 }
 
 /** A namespace's name: the endpoint-name rule, so it holds neither `\u0000` nor `\u0001`. */
+/** The most namespaces {@link LevelStore} remembers as known to hold no key. */
+const KNOWN_EMPTY_MAX = 1024;
 const NAMESPACE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * The namespace registry's keys (store/namespaces.ts): `\u0003namespace:<name>`,

@@ -17,9 +17,6 @@ import {
 } from '../namespaces.js';
 import { KeyedMutex } from '../store.js';
 
-/** The lock every create takes, so that the count it checks is the count it writes to. */
-const CREATES = '\u0000create';
-
 /**
  * Every write goes to the log before it is taken in memory, except a use:
  * `touch` takes `usedAt` in memory at once (what `get` and `list` return) and
@@ -29,8 +26,10 @@ const CREATES = '\u0000create';
  */
 export class LevelNamespaceRegistry extends MapNamespaceRegistry implements NamespaceRegistry {
   readonly #log: WriteLog;
-  /** Per name (create, delete, touch), plus {@link CREATES} around each create. */
+  /** Per name (delete, touch). */
   readonly #locks = new KeyedMutex();
+  /** The names of the creates whose room is taken and whose write is under way. */
+  readonly #writing = new Set<string>();
   /** Keys found at open that are not a namespace (damaged): skipped. */
   readonly unreadableAtOpen: readonly string[];
 
@@ -55,17 +54,24 @@ export class LevelNamespaceRegistry extends MapNamespaceRegistry implements Name
     return new LevelNamespaceRegistry(log, await log.load());
   }
 
-  async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
-    return this.#locks.run(CREATES, () =>
-      this.#locks.run(entry.name, async () => {
-        if (this.entries.has(entry.name)) return 'exists';
-        if (this.entries.size >= max) return 'full';
-        const copy = { ...entry };
-        await this.#log.write([{ key: entry.name, value: namespaceEntryJson(copy) }]);
-        this.entries.set(entry.name, copy);
-        return 'created';
-      }),
-    );
+  create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
+    return this.createAll([entry], max);
+  }
+
+  async createAll(entries: readonly NamespaceEntry[], max: number): Promise<NamespaceCreated> {
+    // The names and the count are checked and the room taken in one synchronous step; the entries
+    // are then one write, which concurrent creates' writes join (the group commit's one fsync).
+    if (entries.some(({ name }) => this.entries.has(name) || this.#writing.has(name))) return 'exists';
+    if (this.entries.size + this.#writing.size + entries.length > max) return 'full';
+    for (const { name } of entries) this.#writing.add(name);
+    try {
+      const copies = entries.map((entry) => ({ ...entry }));
+      await this.#log.write(copies.map((copy) => ({ key: copy.name, value: namespaceEntryJson(copy) })));
+      for (const copy of copies) this.entries.set(copy.name, copy);
+      return 'created';
+    } finally {
+      for (const { name } of entries) this.#writing.delete(name);
+    }
   }
 
   async delete(name: string): Promise<boolean> {

@@ -340,6 +340,51 @@ describe('levelBackend namespaces on disk', () => {
     expect(keys).toHaveLength(4 + 4 + 4 + 1);
   });
 
+  it("concurrent creates share their fsync'd writes and still never pass the cap", async () => {
+    const backend = await backendAt(await tempDir());
+    const batch = vi.spyOn(Level.prototype, 'batch');
+    const entry = (name: string) => ({ name, tokenHash: 'h', createdAt: 1, usedAt: 1 });
+    const made = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => backend.namespaces.registry.create(entry(`n${i}`), 5)),
+    );
+    expect(made.filter((outcome) => outcome === 'created')).toHaveLength(5);
+    expect(made.filter((outcome) => outcome === 'full')).toHaveLength(3);
+    expect((await backend.namespaces.registry.list()).map(({ name }) => name)).toEqual(['n0', 'n1', 'n2', 'n3', 'n4']);
+    // Five entries, written in fewer batches than one each (the group commit takes those waiting together).
+    expect(batch.mock.calls.length).toBeGreaterThan(0);
+    expect(batch.mock.calls.length).toBeLessThan(5);
+    await closeAll();
+  });
+
+  it('after a drop, a namespace of that name reads no range of the disk until it writes, then reads what any view wrote', async () => {
+    const dir = await tempDir();
+    const backend = await backendAt(dir);
+    const old = await backend.namespaces.open('s');
+    await old.store.put(record('x', 'old'));
+    await old.close();
+    await backend.namespaces.drop('s');
+    const iterator = vi.spyOn(Level.prototype, 'iterator');
+    const keys = vi.spyOn(Level.prototype, 'keys');
+    const values = vi.spyOn(Level.prototype, 'values');
+    const scans = () => iterator.mock.calls.length + keys.mock.calls.length + values.mock.calls.length;
+    // Two parts of the new namespace at once (an app and another reader): neither sees the old one's keys.
+    const first = await backend.namespaces.open('s');
+    if (!(backend.store instanceof LevelStore)) throw new Error('not the LevelDB store');
+    const second = backend.store.namespace('s');
+    expect((await first.store.list({ limit: 10 })).endpoints).toEqual([]);
+    expect(await first.store.routeNames()).toEqual([]);
+    expect(await first.store.settingNames('hosts')).toEqual([]);
+    expect(scans()).toBe(0);
+    // A write through one part ends it for both: each reads the disk, and finds it.
+    await second.put(record('y', 'new'));
+    expect((await first.store.list({ limit: 10 })).endpoints.map(({ name }) => name)).toEqual(['y']);
+    await first.store.updateRoutes('z', () => [route('r')]);
+    expect((await second.routeNames()).map(({ name }) => name)).toEqual(['z']);
+    expect(scans()).toBeGreaterThan(0);
+    await first.close();
+    await closeAll();
+  });
+
   it('a directory written before namespaces opens and reads the same, and opening it writes nothing', async () => {
     const dir = await tempDir();
     // Written by the store alone, as the code before namespaces wrote it: no \u0003 or \u0004 key.

@@ -15,10 +15,14 @@ import {
 
 /** The registry in a map. */
 export class MemoryNamespaceRegistry extends MapNamespaceRegistry implements NamespaceRegistry {
-  async create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
-    if (this.entries.has(entry.name)) return 'exists';
-    if (this.entries.size >= max) return 'full';
-    this.entries.set(entry.name, { ...entry });
+  create(entry: NamespaceEntry, max: number): Promise<NamespaceCreated> {
+    return this.createAll([entry], max);
+  }
+
+  async createAll(entries: readonly NamespaceEntry[], max: number): Promise<NamespaceCreated> {
+    if (entries.some(({ name }) => this.entries.has(name))) return 'exists';
+    if (this.entries.size + entries.length > max) return 'full';
+    for (const entry of entries) this.entries.set(entry.name, { ...entry });
     return 'created';
   }
 

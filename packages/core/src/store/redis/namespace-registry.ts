@@ -27,6 +27,19 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 'created'`;
 
+/** KEYS: entries, uses. ARGV: bound, then each entry's name and text. All of them or none. */
+const CREATE_ALL = `
+local count = (#ARGV - 1) / 2
+for i = 2, #ARGV, 2 do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then return 'exists' end
+end
+if redis.call('HLEN', KEYS[1]) + count > tonumber(ARGV[1]) then return 'full' end
+for i = 2, #ARGV, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  redis.call('HDEL', KEYS[2], ARGV[i])
+end
+return 'created'`;
+
 /** KEYS: entries, uses. ARGV: name, time (ms). Raises the use only forward, only while the name exists. */
 const TOUCH = `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -88,6 +101,12 @@ export class RedisNamespaceRegistry implements NamespaceRegistry {
       String(Math.min(Math.floor(max), Number.MAX_SAFE_INTEGER)),
     ]);
     return String(reply) as NamespaceCreated;
+  }
+
+  async createAll(entries: readonly NamespaceEntry[], max: number): Promise<NamespaceCreated> {
+    const args = [String(Math.min(Math.floor(max), Number.MAX_SAFE_INTEGER))];
+    for (const entry of entries) args.push(entry.name, namespaceEntryJson(entry));
+    return String(await this.#connection.eval(CREATE_ALL, this.#keys, args)) as NamespaceCreated;
   }
 
   async delete(name: string): Promise<boolean> {
