@@ -22,6 +22,7 @@ import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
+import { githubReleases } from './releases.js';
 import {
   keyOf,
   live,
@@ -47,6 +48,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubChecks,
   githubCollaborators,
   githubBranches,
+  githubReleases,
   githubAssets,
   githubWorkflows,
 ];
