@@ -1,16 +1,16 @@
 // The GitHub twin's release assets (issue #73), through @octokit/rest against the built daemon in
-// memory and on LevelDB: a release's `upload_url` at the twin's own root (a `--serve` port's, and
-// `/endpoint/{name}` on the daemon's port), an asset uploaded there as Octokit's
+// memory, on LevelDB, on a real redis-server and in a namespace: a release's `upload_url` at the
+// twin's own root (a `--serve` port's, and `/endpoint/{name}` or `/ns/{namespace}/endpoint/{name}`
+// on the daemon's port), an asset uploaded there as Octokit's
 // `uploadReleaseAsset` sends it, its bytes read back, listed, in the release's `assets`, renamed and
 // deleted; a second of one name `422 already_exists`; a release never made, or deleted, GitHub's
 // 404. Every process listens on 127.0.0.1.
 import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-import { useDaemons } from './helpers/daemon.js';
-import { twinDaemon } from './helpers/twin.js';
+import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
-useDaemons({ kill: 'file' });
+const twinRedis = useTwinRedis();
 
 const quiet = () => undefined;
 const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
@@ -25,9 +25,9 @@ const failed = (promise: Promise<unknown>) =>
 /** Bytes no UTF-8 decoder keeps whole: every byte value, twice. */
 const BINARY = Uint8Array.from({ length: 512 }, (_, at) => at % 256);
 
-describe.each(['memory', 'level'] as const)("the GitHub twin's release assets (%s)", (store) => {
+describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
   it('uploads at the release’s upload_url, reads, lists, renames and deletes an asset', async () => {
-    const twin = await twinDaemon('github', store);
+    const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const repo = { owner: 'octocat', repo: 'widgets' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -137,8 +137,9 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's release assets (%
   });
 
   it('gives the upload_url of the root the request reached, and refuses an asset with no name', async () => {
-    const twin = await twinDaemon('github', store);
-    const root = `${twin.daemon.url}/endpoint/${twin.name}`;
+    const twin = await twinAt('github', place, twinRedis);
+    // The daemon's port, below `/endpoint/{name}` (in a namespace, its root already is).
+    const root = place === 'namespace' ? twin.root : `${twin.daemon.url}/endpoint/${twin.name}`;
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
     const repo = { owner: 'octocat', repo: 'gadgets' };
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v2' })).data;
