@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
+import { requestJson, startDaemon } from './helpers/daemon.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -159,4 +160,41 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
     const never = octokit.rest.repos.listReleaseAssets({ ...repo, release_id: 999_999 });
     expect((await failed(never))[0]).toBe(404);
   });
+});
+
+it('gives the upload_url of the root reached on Bun: a --serve port, /endpoint/{name}, a namespace', async () => {
+  // The daemon on the real Bun binary (Bun.serve and the Fetch front door), whatever the project's runtime.
+  const daemon = await startDaemon({ args: ['--memory', '--serve', 'gh=0'], runtime: 'bun' });
+  const note = daemon.notes.find((line) => line.startsWith('gh served at '));
+  expect(note, daemon.startLine).toBeDefined();
+  expect((await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: 'team' } })).status).toBe(
+    201,
+  );
+  for (const admin of [`${daemon.url}/api`, `${daemon.url}/ns/team/api`]) {
+    const made = await requestJson(`${admin}/endpoints/gh/twin`, { method: 'PUT', body: { provider: 'github' } });
+    expect(made.status).toBe(200);
+  }
+  const roots = [
+    (note as string).slice('gh served at '.length),
+    `${daemon.url}/endpoint/gh`,
+    `${daemon.url}/ns/team/endpoint/gh`,
+  ];
+  for (const [at, root] of roots.entries()) {
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const repo = { owner: 'octocat', repo: `bun${at}` };
+    const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1' })).data;
+    expect(release.upload_url).toBe(`${root}/repos/octocat/${repo.repo}/releases/${release.id}/assets{?name,label}`);
+    // Uploaded where it says, read back through the same root.
+    const uploaded = await octokit.rest.repos.uploadReleaseAsset({
+      ...repo,
+      release_id: release.id,
+      url: release.upload_url,
+      name: 'bun.bin',
+      data: Buffer.from(BINARY) as unknown as string,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect([uploaded.status, uploaded.data.size]).toEqual([201, BINARY.length]);
+    const listed = await octokit.rest.repos.listReleaseAssets({ ...repo, release_id: release.id });
+    expect(listed.data.map((one) => one.name)).toEqual(['bun.bin']);
+  }
 });
