@@ -18,6 +18,7 @@ import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
 import { githubContents } from './contents.js';
+import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
@@ -51,6 +52,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubReleases,
   githubAssets,
   githubWorkflows,
+  githubEnvironments,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
