@@ -1,5 +1,6 @@
 // The GitHub twin's workflow runs and its App's installations (issue #73), through @octokit/rest
-// against the built daemon in memory and on LevelDB: a workflow file written, dispatched (a run
+// against the built daemon in memory, on LevelDB, on a real redis-server and in a namespace: a
+// workflow file written, dispatched (a run
 // requested), read, listed and cancelled (completed), with GitHub's 404, 409 and 422; the App
 // installed on a repository's owner, read, suspended, unsuspended and uninstalled; and `mockpoint
 // trigger github` of `workflow_run` and `installation`, each delivery verified by @octokit/webhooks
@@ -8,10 +9,17 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { useDaemons } from './helpers/daemon.js';
-import { exampleKeys, hookReceiver, type Received, twinDaemon } from './helpers/twin.js';
+import {
+  exampleKeys,
+  hookReceiver,
+  type Received,
+  TWIN_PLACES,
+  twinAt,
+  twinDaemon,
+  useTwinRedis,
+} from './helpers/twin.js';
 
-useDaemons({ kill: 'file' });
+const twinRedis = useTwinRedis();
 
 const quiet = () => undefined;
 const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
@@ -40,9 +48,9 @@ async function opened(received: readonly Received[]) {
   return out;
 }
 
-describe.each(['memory', 'level'] as const)("the GitHub twin's workflow runs and installations (%s)", (store) => {
+describe.each(TWIN_PLACES)("the GitHub twin's workflow runs and installations (%s)", (place) => {
   it('dispatches a workflow file into a run, reads, lists and cancels it, telling workflow_run', async () => {
-    const twin = await twinDaemon('github', store);
+    const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const receiver = await hookReceiver();
     try {
@@ -135,7 +143,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's workflow runs and
   });
 
   it('installs the App on a repository’s owner, suspends, unsuspends and uninstalls it, telling installation', async () => {
-    const twin = await twinDaemon('github', store);
+    const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const receiver = await hookReceiver();
     try {

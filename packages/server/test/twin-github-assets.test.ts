@@ -1,16 +1,17 @@
 // The GitHub twin's release assets (issue #73), through @octokit/rest against the built daemon in
-// memory and on LevelDB: a release's `upload_url` at the twin's own root (a `--serve` port's, and
-// `/endpoint/{name}` on the daemon's port), an asset uploaded there as Octokit's
+// memory, on LevelDB, on a real redis-server and in a namespace: a release's `upload_url` at the
+// twin's own root (a `--serve` port's, and `/endpoint/{name}` or `/ns/{namespace}/endpoint/{name}`
+// on the daemon's port), an asset uploaded there as Octokit's
 // `uploadReleaseAsset` sends it, its bytes read back, listed, in the release's `assets`, renamed and
 // deleted; a second of one name `422 already_exists`; a release never made, or deleted, GitHub's
 // 404. Every process listens on 127.0.0.1.
 import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-import { useDaemons } from './helpers/daemon.js';
-import { twinDaemon } from './helpers/twin.js';
+import { requestJson, startDaemon } from './helpers/daemon.js';
+import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
-useDaemons({ kill: 'file' });
+const twinRedis = useTwinRedis();
 
 const quiet = () => undefined;
 const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
@@ -25,9 +26,9 @@ const failed = (promise: Promise<unknown>) =>
 /** Bytes no UTF-8 decoder keeps whole: every byte value, twice. */
 const BINARY = Uint8Array.from({ length: 512 }, (_, at) => at % 256);
 
-describe.each(['memory', 'level'] as const)("the GitHub twin's release assets (%s)", (store) => {
+describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
   it('uploads at the release’s upload_url, reads, lists, renames and deletes an asset', async () => {
-    const twin = await twinDaemon('github', store);
+    const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const repo = { owner: 'octocat', repo: 'widgets' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -137,8 +138,9 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's release assets (%
   });
 
   it('gives the upload_url of the root the request reached, and refuses an asset with no name', async () => {
-    const twin = await twinDaemon('github', store);
-    const root = `${twin.daemon.url}/endpoint/${twin.name}`;
+    const twin = await twinAt('github', place, twinRedis);
+    // The daemon's port, below `/endpoint/{name}` (in a namespace, its root already is).
+    const root = place === 'namespace' ? twin.root : `${twin.daemon.url}/endpoint/${twin.name}`;
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
     const repo = { owner: 'octocat', repo: 'gadgets' };
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v2' })).data;
@@ -158,4 +160,41 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's release assets (%
     const never = octokit.rest.repos.listReleaseAssets({ ...repo, release_id: 999_999 });
     expect((await failed(never))[0]).toBe(404);
   });
+});
+
+it('gives the upload_url of the root reached on Bun: a --serve port, /endpoint/{name}, a namespace', async () => {
+  // The daemon on the real Bun binary (Bun.serve and the Fetch front door), whatever the project's runtime.
+  const daemon = await startDaemon({ args: ['--memory', '--serve', 'gh=0'], runtime: 'bun' });
+  const note = daemon.notes.find((line) => line.startsWith('gh served at '));
+  expect(note, daemon.startLine).toBeDefined();
+  expect((await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: 'team' } })).status).toBe(
+    201,
+  );
+  for (const admin of [`${daemon.url}/api`, `${daemon.url}/ns/team/api`]) {
+    const made = await requestJson(`${admin}/endpoints/gh/twin`, { method: 'PUT', body: { provider: 'github' } });
+    expect(made.status).toBe(200);
+  }
+  const roots = [
+    (note as string).slice('gh served at '.length),
+    `${daemon.url}/endpoint/gh`,
+    `${daemon.url}/ns/team/endpoint/gh`,
+  ];
+  for (const [at, root] of roots.entries()) {
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const repo = { owner: 'octocat', repo: `bun${at}` };
+    const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1' })).data;
+    expect(release.upload_url).toBe(`${root}/repos/octocat/${repo.repo}/releases/${release.id}/assets{?name,label}`);
+    // Uploaded where it says, read back through the same root.
+    const uploaded = await octokit.rest.repos.uploadReleaseAsset({
+      ...repo,
+      release_id: release.id,
+      url: release.upload_url,
+      name: 'bun.bin',
+      data: Buffer.from(BINARY) as unknown as string,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect([uploaded.status, uploaded.data.size]).toEqual([201, BINARY.length]);
+    const listed = await octokit.rest.repos.listReleaseAssets({ ...repo, release_id: release.id });
+    expect(listed.data.map((one) => one.name)).toEqual(['bun.bin']);
+  }
 });

@@ -1,5 +1,5 @@
 // The GitHub twin's collaborators and repository invitations (issue #73), through @octokit/rest
-// against the built daemon in memory and on LevelDB: an invitation made, changed, listed, accepted
+// against the built daemon in memory, on LevelDB, on a real redis-server and in a namespace: an invitation made, changed, listed, accepted
 // (a collaborator then, `member.added` to the repository's hook, verified by @octokit/webhooks with
 // the keys of @octokit/webhooks-examples) or withdrawn; permissions read; a collaborator removed
 // (`member.removed`); GitHub's 404 and 422 where it answers them. Every process listens on 127.0.0.1.
@@ -7,10 +7,9 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { useDaemons } from './helpers/daemon.js';
-import { exampleKeys, hookReceiver, twinDaemon } from './helpers/twin.js';
+import { exampleKeys, hookReceiver, TWIN_PLACES, twinAt, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
-useDaemons({ kill: 'file' });
+const twinRedis = useTwinRedis();
 
 const quiet = () => undefined;
 const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
@@ -23,9 +22,9 @@ const failed = (promise: Promise<unknown>) =>
     (error: { status: number }) => error.status,
   );
 
-describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s)", (store) => {
+describe.each(TWIN_PLACES)("the GitHub twin's collaborators (%s)", (place) => {
   it('invites, changes, accepts and removes a collaborator, with member events to the hook', async () => {
-    const twin = await twinDaemon('github', store);
+    const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const receiver = await hookReceiver();
     try {
@@ -150,9 +149,9 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators (%s
   });
 });
 
-describe.each(['memory', 'level'] as const)("the GitHub twin's collaborators by affiliation (%s)", (store) => {
+describe.each(TWIN_PLACES)("the GitHub twin's collaborators by affiliation (%s)", (place) => {
   it("gives a personal repository's collaborators write whatever permission is sent, and lists by affiliation", async () => {
-    const twin = await twinDaemon('github', store);
+    const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const mine = { owner: 'octocat', repo: 'notes' };
     const org = { owner: 'acme', repo: 'site' };

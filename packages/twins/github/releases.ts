@@ -8,16 +8,26 @@
  * A release's `upload_url` is at the twin's own root as the request that made it reached it (so
  * Octokit's `uploadReleaseAsset({ url: release.upload_url, … })` uploads to the twin: assets.ts).
  *
+ * A tag has one published release, as GitHub's: `GET …/releases/tags/{tag}` answers it (a draft is
+ * never found by its tag: GitHub's "Get a published release"), and a release made or changed to be
+ * published at a tag another published release has is `422` (`already_exists`, `tag_name`); a
+ * draft may share its tag (GitHub's drafts do) until it is published.
+ *
  * @module
  */
 
-import type { FlowKit, FlowTools } from '@mockpoint/core/internal';
+import type { FlowError, FlowKit, FlowTools } from '@mockpoint/core/internal';
+import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import type { RepoOperation } from './pushes.js';
 import { shownRepo } from './repo-kept.js';
 
 const API = 'https://api.github.com';
 /** GitHub's host of uploads, a release's `upload_url` where the twin's own root is not known. */
 const UPLOADS = 'https://uploads.github.com';
+
+const RELEASES = '/repos/{owner}/{repo}/releases';
+const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 const REVIEW_STATES: Record<string, string> = {
   APPROVE: 'APPROVED',
@@ -97,9 +107,58 @@ export function releaseKeyed(
   }
 }
 
-/** A draft made public by an update: published now. */
+/** A draft made public by an update: published now; a new `tag_name` moves its URLs at the tag. */
 export function releaseUpdating(object: Record<string, unknown>, tools: FlowTools): void {
   if (object.draft !== true && (object.published_at === null || object.published_at === undefined)) {
     object.published_at = new Date(tools.now()).toISOString();
   }
+  const tag = encodeURIComponent(String(object.tag_name));
+  for (const [field, before] of [
+    ['html_url', '/releases/tag/'],
+    ['tarball_url', '/tarball/'],
+    ['zipball_url', '/zipball/'],
+  ] as const) {
+    const url = object[field];
+    const at = typeof url === 'string' ? url.lastIndexOf(before) : -1;
+    if (at >= 0) object[field] = `${String(url).slice(0, at + before.length)}${tag}`;
+  }
 }
+
+/** GitHub's refusal of a second published release of one tag. */
+const TAG_TAKEN = {
+  error: validationFailed('already_exists', [{ resource: 'Release', code: 'already_exists', field: 'tag_name' }]),
+};
+
+/**
+ * A repository's releases by tag: `GET …/releases/tags/{tag}` (its published release, else GitHub's
+ * 404), and a create or update that would publish a second release of a tag refused; `undefined`:
+ * the collections' (or another's) to answer.
+ */
+export const githubReleases: RepoOperation = async (matched, sent, state, place) => {
+  const { method, template } = matched.op;
+  const published = async (tag: unknown, other?: string) =>
+    (await state.objects(RELEASES, place.values)).find(
+      (one) => one.draft !== true && one.tag_name === tag && String(one.id) !== other,
+    );
+  if (template === `${RELEASES}/tags/{tag}` && method === 'GET') {
+    const found = await published(matched.values.tag ?? '');
+    if (found !== undefined) return { status: 200, body: found };
+    // With `unseen: "examples"`, a tag never released answers the document's example.
+    return state.examples ? undefined : { error: NOT_FOUND };
+  }
+  if (template === RELEASES && method === 'POST') {
+    const { tag_name: tag, draft } = sent.body;
+    if (typeof tag !== 'string' || draft === true) return undefined;
+    return (await published(tag)) === undefined ? undefined : TAG_TAKEN;
+  }
+  if (template === `${RELEASES}/{release_id}` && method === 'PATCH') {
+    const id = matched.values.release_id ?? '';
+    const release = (await state.objects(RELEASES, place.values)).find((one) => String(one.id) === id);
+    if (release === undefined) return undefined;
+    const tag = typeof sent.body.tag_name === 'string' ? sent.body.tag_name : release.tag_name;
+    const draft = typeof sent.body.draft === 'boolean' ? sent.body.draft : release.draft === true;
+    if (draft) return undefined;
+    return (await published(tag, id)) === undefined ? undefined : TAG_TAKEN;
+  }
+  return undefined;
+};

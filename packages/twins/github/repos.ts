@@ -18,10 +18,12 @@ import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
 import { githubContents } from './contents.js';
+import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
+import { githubReleases } from './releases.js';
 import {
   keyOf,
   live,
@@ -47,8 +49,10 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubChecks,
   githubCollaborators,
   githubBranches,
+  githubReleases,
   githubAssets,
   githubWorkflows,
+  githubEnvironments,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };

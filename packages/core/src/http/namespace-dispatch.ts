@@ -15,6 +15,7 @@ import type { AppContext } from './context.js';
 import type { MockpointApp } from './create-app.js';
 import { FETCH_HEAD, front, type HostTarget, type Routing } from './front.js';
 import type { NamespaceTable } from './namespace-table.js';
+import { movedRequest } from './sent-target.js';
 
 /** The Fetch front door of one app: its middleware, and the mapped host's target it found for a request. */
 export interface FetchFrontDoor {
@@ -57,7 +58,7 @@ export function fetchFrontDoor(
     const url = new URL(request.url);
     const query = target.rest.indexOf('?');
     url.pathname = query === -1 ? target.rest : target.rest.slice(0, query);
-    return heldUntilAnswered(app, target.name, app.fetch(new Request(url, request), c.env));
+    return heldUntilAnswered(app, target.name, app.fetch(movedRequest(request, url), c.env));
   };
   return { door, mappedHost: (request) => mapped.get(request) };
 }

@@ -71,6 +71,40 @@ export function useTwinRedis(): TwinRedis {
   };
 }
 
+/** Where a state test's twin lives: a store, or a namespace (`team…`) of a daemon on the file's redis-server. */
+export type TwinPlace = 'memory' | 'level' | 'redis' | 'namespace';
+
+/** Every {@link TwinPlace}, for `describe.each`. */
+export const TWIN_PLACES: readonly TwinPlace[] = ['memory', 'level', 'redis', 'namespace'];
+
+/**
+ * A twin of `provider` at `place` for a state test ({@link useTwinRedis}'s redis-server for
+ * `redis` and `namespace`): `root` is where its SDK points, the root of a port of its own, or in a
+ * namespace of its own `/ns/team…/endpoint/{name}` on the daemon's port (what a namespace's client reaches).
+ */
+export async function twinAt(
+  provider: 'stripe' | 'github',
+  place: TwinPlace,
+  redis: TwinRedis,
+  setting: { unseen?: 'missing' | 'examples' } = {},
+): Promise<TwinDaemon> {
+  if (place !== 'namespace') {
+    return twinDaemon(provider, place === 'memory' ? 'memory' : await redis.store(place), setting);
+  }
+  const name = `${provider}${++names}`;
+  // A namespace of its own: the file's daemons share the redis-server.
+  const team = `team${names}`;
+  const daemon = await startDaemon(await twinOptions(await redis.store('redis'), []));
+  const made = await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: team } });
+  expect(made.status).toBe(201);
+  const twin = await requestJson(`${daemon.url}/ns/${team}/api/endpoints/${name}/twin`, {
+    method: 'PUT',
+    body: { provider, ...setting },
+  });
+  expect(twin.status).toBe(200);
+  return { daemon, name, root: `${daemon.url}/ns/${team}/endpoint/${name}`, port: String(daemon.port) };
+}
+
 /**
  * A fuzz test's start: a daemon in memory, its `/api/health` watched all through
  * ({@link watchWhileFuzzing}), and a twin of `provider` at `/endpoint/{name}`; `twin` is what

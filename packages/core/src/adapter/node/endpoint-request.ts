@@ -18,9 +18,18 @@ export function bodilessRequest(req: IncomingMessage, target: string): RecordedR
   return clientSide(req, recordedRequest(req.method ?? 'GET', target, req.rawHeaders, EMPTY, false));
 }
 
+/** The target each request's client sent, where a namespace's listener took `/ns/{ns}` off `req.url`. */
+const SENT = new WeakMap<IncomingMessage, string>();
+
+/** Moves `req` to `target` (`req.url`), knowing the target its client sent. */
+export function moveTarget(req: IncomingMessage, target: string): void {
+  if (!SENT.has(req)) SENT.set(req, req.url ?? '/');
+  req.url = target;
+}
+
 /** `recorded` with what the client sent it as: its target where the adapter moved it, whether over TLS. */
 export function clientSide(req: IncomingMessage, recorded: RecordedRequest): RecordedRequest {
-  const url = req.url ?? '/';
+  const url = SENT.get(req) ?? req.url ?? '/';
   if (url !== recorded.target) recorded.sent = url;
   if ((req.socket as { encrypted?: boolean } | null)?.encrypted === true) recorded.secure = true;
   return recorded;

@@ -19,7 +19,7 @@ import { type RecordedRequest, recordedRequest } from '../../journal/journal-ent
 import { isMockpointError } from '../../registry/errors.js';
 import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import { isValidName } from '../../registry/rules.js';
-import { bodilessRequest, clientSide, NODE_HEAD } from './endpoint-request.js';
+import { bodilessRequest, clientSide, moveTarget, NODE_HEAD } from './endpoint-request.js';
 import { lazyFetchListener } from './fetch-fallback.js';
 import { answerNativeGrpc, isNativeGrpc } from './grpc-native.js';
 import { holdingListener } from './held-requests.js';
@@ -397,7 +397,7 @@ function namespaceRoute(
       out.sink.fail(res, new Error('a namespace was chosen for an app without namespaces'));
       return;
     }
-    if (chosen.rest !== undefined) req.url = chosen.rest;
+    if (chosen.rest !== undefined) moveTarget(req, chosen.rest);
     const picked = chosen.name;
     // `/ns/{ns}` alone is the namespace's page: to `/ns/{ns}/`, where its relative URLs resolve.
     // Sent once the namespace is known to exist, as the Fetch path does (a name that breaks the rule, or none: 404).

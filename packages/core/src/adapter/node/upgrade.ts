@@ -33,7 +33,7 @@ import type { NamespaceChoice } from '../../http/namespace-choice.js';
 import { isMockpointError } from '../../registry/errors.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 import { UPGRADED } from './connection-cap.js';
-import { bodilessRequest, NODE_HEAD } from './endpoint-request.js';
+import { bodilessRequest, moveTarget, NODE_HEAD } from './endpoint-request.js';
 import { createNodeListener, type NodeListenerOptions, nodeRouting } from './listener.js';
 import { answerPlain } from './plain-upgrade.js';
 import { rawHead, writeRaw } from './raw-answer.js';
@@ -345,7 +345,7 @@ function namespaceUpgrade(
       refuse('NAMESPACE_NOT_FOUND', 404, chosen.refused.message);
       return;
     }
-    if (chosen.rest !== undefined) req.url = chosen.rest;
+    if (chosen.rest !== undefined) moveTarget(req, chosen.rest);
     let made: ReturnType<typeof nested> | Promise<ReturnType<typeof nested>>;
     try {
       made = table.adapter(chosen.name, key, nested);

@@ -17,6 +17,7 @@ import { JOURNAL_BODY_LIMIT } from '../../registry/limits.js';
 import type { AppContext } from '../context.js';
 import type { HostTarget } from '../front.js';
 import type { RouteDoc } from '../openapi.js';
+import { sentTarget } from '../sent-target.js';
 import { describeErrors, errorResponses } from './responses.js';
 
 /**
@@ -86,6 +87,14 @@ export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 
       ? sent.then((response) => handedOver(recorded, response))
       : handedOver(recorded, sent);
   };
+  /** `recorded` with what the client sent: its host where a mapping took it, its target where the app moved it, TLS. */
+  const clientSide = (recorded: RecordedRequest, request: Request, host: string | undefined): RecordedRequest => {
+    if (host !== undefined) recorded.host = host;
+    const sent = sentTarget(request);
+    if (sent !== recorded.target) recorded.sent = sent;
+    if (request.url.startsWith('https:')) recorded.secure = true;
+    return recorded;
+  };
   return (request, name, env, target, split, host) => {
     // The rest of a long body is read and dropped up to the body limit, so the connection stays usable;
     // where the answer needs it (see readsWholeBody) it is kept (the journal keeps its first bytes).
@@ -97,13 +106,9 @@ export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 
       target,
     );
     if (recorded instanceof Promise) {
-      return recorded.then((later) => {
-        if (host !== undefined) later.host = host;
-        return answer(request, env, later, split);
-      });
+      return recorded.then((later) => answer(request, env, clientSide(later, request, host), split));
     }
-    if (host !== undefined) recorded.host = host;
-    return answer(request, env, recorded, split);
+    return answer(request, env, clientSide(recorded, request, host), split);
   };
 }
 
