@@ -18,6 +18,6 @@ export function movedRequest(request: Request, url: string | URL): Request {
 }
 
 /** The target `request`'s client sent: its URL's path and query, or where it was before the app moved it. */
-export function sentTarget(request: Request): string {
-  return SENT.get(request) ?? urlTarget(request.url);
+export function sentTarget(request: Request, url: string = request.url): string {
+  return SENT.get(request) ?? urlTarget(url);
 }

@@ -90,9 +90,11 @@ export function endpointResponder(ctx: Pick<AppContext, 'handler' | 'options' | 
   /** `recorded` with what the client sent: its host where a mapping took it, its target where the app moved it, TLS. */
   const clientSide = (recorded: RecordedRequest, request: Request, host: string | undefined): RecordedRequest => {
     if (host !== undefined) recorded.host = host;
-    const sent = sentTarget(request);
+    // The URL read once: a runtime may build it anew on each read (Bun).
+    const url = request.url;
+    const sent = sentTarget(request, url);
     if (sent !== recorded.target) recorded.sent = sent;
-    if (request.url.startsWith('https:')) recorded.secure = true;
+    if (url.startsWith('https:')) recorded.secure = true;
     return recorded;
   };
   return (request, name, env, target, split, host) => {
