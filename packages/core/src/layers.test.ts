@@ -255,4 +255,10 @@ describe('packages/core/src', () => {
   it('has no folders that import each other in a cycle', () => {
     expect(cycles(imports)).toEqual([]);
   });
+
+  it("keeps the generic store layer free of one feature's keys (a namespace's own chaos is no name by the name rule)", () => {
+    const store = files.filter((path) => path.startsWith(`store${sep}`));
+    expect(store.length).toBeGreaterThan(20);
+    expect(store.filter((path) => readFileSync(join(SRC, path), 'utf8').includes('NAMESPACE_CHAOS_KEY'))).toEqual([]);
+  });
 });

@@ -17,11 +17,11 @@
  * @module
  */
 
-import { NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
 import type { EndpointRecord } from '../api/schemas.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import { MockpointError } from '../registry/errors.js';
+import { isValidName } from '../registry/rules.js';
 import { encodeSetting } from '../settings/name-settings.js';
 import type { StateStore } from '../state/state-store.js';
 import { LocalNameLedger, type NameLedger, storeNames } from './name-ledger.js';
@@ -140,10 +140,10 @@ export function boundedStore(
       await claim(name);
       return kept(name, await store.updateRoutes(name, update));
     },
-    // A value that holds something claims the name first; a removal never does, nor the
-    // namespace's own chaos (NAMESPACE_CHAOS_KEY), which is no endpoint name.
+    // A value that holds something claims the name first; a removal never does, nor a setting
+    // kept under a key no endpoint can have (a namespace's own, such as its chaos): it is no name.
     setSetting: async (kind, name, value) => {
-      if (name === NAMESPACE_CHAOS_KEY || encodeSetting(kind, value) === undefined) {
+      if (!isValidName(name) || encodeSetting(kind, value) === undefined) {
         return store.setSetting(kind, name, value);
       }
       await claim(name);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
+import { isValidName } from '../registry/rules.js';
 import { SETTING_KINDS } from '../settings/name-settings.js';
 import type { EndpointStore } from './store.js';
 
@@ -44,9 +44,8 @@ export async function storeNames(store: EndpointStore): Promise<Set<string>> {
   }
   for (const { name } of await store.routeNames()) names.add(name);
   const parts = await Promise.all(SETTING_KINDS.map((kind) => store.settingNames(kind)));
-  for (const part of parts) for (const name of part) names.add(name);
-  // The namespace's own chaos is kept under a key no endpoint can have: it is no name.
-  names.delete(NAMESPACE_CHAOS_KEY);
+  // A setting kept under a key no endpoint can have (a namespace's own, such as its chaos) is no name.
+  for (const part of parts) for (const name of part) if (isValidName(name)) names.add(name);
   return names;
 }
 

@@ -27,8 +27,8 @@ if redis.call('EXISTS', filled) == 0 then
   for i = 3, #KEYS do
     local names = i < 3 + sets and redis.call('SMEMBERS', KEYS[i]) or redis.call('HKEYS', KEYS[i])
     for _, name in ipairs(names) do
-      -- '*' is the namespace's own chaos (NAMESPACE_CHAOS_KEY), no endpoint name.
-      if name ~= '*' then redis.call('SADD', ledger, name) end
+      -- A key no endpoint can have (a namespace's own setting, such as its chaos) is no name.
+      if #name <= 64 and string.find(name, '^[%w_%-]+$') then redis.call('SADD', ledger, name) end
     end
   end
   redis.call('SET', filled, '1')
