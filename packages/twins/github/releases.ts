@@ -13,6 +13,10 @@
  * published at a tag another published release has is `422` (`already_exists`, `tag_name`); a
  * draft may share its tag (GitHub's drafts do) until it is published.
  *
+ * `GET …/releases/latest` answers the latest release as GitHub's docs define it: of the published
+ * releases that are no prerelease, the one made last (`created_at`; of two made in one
+ * millisecond, the later id); GitHub's 404 when there is none.
+ *
  * @module
  */
 
@@ -129,10 +133,23 @@ const TAG_TAKEN = {
   error: validationFailed('already_exists', [{ resource: 'Release', code: 'already_exists', field: 'tag_name' }]),
 };
 
+/** Of `releases`, the latest as GitHub's docs define it: published, no prerelease, made last. */
+function latestRelease(releases: readonly Record<string, unknown>[]): Record<string, unknown> | undefined {
+  let latest: Record<string, unknown> | undefined;
+  let at: [number, number] = [Number.NEGATIVE_INFINITY, -1];
+  for (const one of releases) {
+    if (one.draft === true || one.prerelease === true || typeof one.published_at !== 'string') continue;
+    const mine: [number, number] = [Date.parse(String(one.created_at)) || 0, Number(one.id) || 0];
+    if (mine[0] > at[0] || (mine[0] === at[0] && mine[1] > at[1])) [latest, at] = [one, mine];
+  }
+  return latest;
+}
+
 /**
  * A repository's releases by tag: `GET …/releases/tags/{tag}` (its published release, else GitHub's
- * 404), and a create or update that would publish a second release of a tag refused; `undefined`:
- * the collections' (or another's) to answer.
+ * 404), `GET …/releases/latest` ({@link latestRelease}, else GitHub's 404), and a create or update
+ * that would publish a second release of a tag refused; `undefined`: the collections' (or
+ * another's) to answer.
  */
 export const githubReleases: RepoOperation = async (matched, sent, state, place) => {
   const { method, template } = matched.op;
@@ -144,6 +161,11 @@ export const githubReleases: RepoOperation = async (matched, sent, state, place)
     const found = await published(matched.values.tag ?? '');
     if (found !== undefined) return { status: 200, body: found };
     // With `unseen: "examples"`, a tag never released answers the document's example.
+    return state.examples ? undefined : { error: NOT_FOUND };
+  }
+  if (template === `${RELEASES}/latest` && method === 'GET') {
+    const found = latestRelease(await state.objects(RELEASES, place.values));
+    if (found !== undefined) return { status: 200, body: found };
     return state.examples ? undefined : { error: NOT_FOUND };
   }
   if (template === RELEASES && method === 'POST') {
