@@ -111,10 +111,39 @@ export function releaseKeyed(
   }
 }
 
-/** A draft made public by an update: published now; a new `tag_name` moves its URLs at the tag. */
+/**
+ * An asset's `browser_download_url` (`…/releases/download/{tag}/{name}`) at the release's `tag_name`
+ * as it now is: GitHub's follows the tag.
+ */
+export function downloadAtTag(url: unknown, tagName: unknown): unknown {
+  const before = '/releases/download/';
+  if (typeof url !== 'string') return url;
+  const at = url.lastIndexOf(before);
+  const name = url.lastIndexOf('/');
+  if (at < 0 || name < at + before.length) return url;
+  return `${url.slice(0, at + before.length)}${encodeURIComponent(String(tagName))}${url.slice(name)}`;
+}
+
+/**
+ * A draft made public by an update: published now; a new `tag_name` moves its URLs at the tag, its
+ * assets' download URLs too.
+ */
 export function releaseUpdating(object: Record<string, unknown>, tools: FlowTools): void {
   if (object.draft !== true && (object.published_at === null || object.published_at === undefined)) {
     object.published_at = new Date(tools.now()).toISOString();
+  }
+  if (Array.isArray(object.assets)) {
+    object.assets = object.assets.map((asset: unknown) =>
+      typeof asset === 'object' && asset !== null
+        ? {
+            ...asset,
+            browser_download_url: downloadAtTag(
+              (asset as Record<string, unknown>).browser_download_url,
+              object.tag_name,
+            ),
+          }
+        : asset,
+    );
   }
   const tag = encodeURIComponent(String(object.tag_name));
   for (const [field, before] of [
