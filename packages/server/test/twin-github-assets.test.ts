@@ -27,6 +27,53 @@ const failed = (promise: Promise<unknown>) =>
 const BINARY = Uint8Array.from({ length: 512 }, (_, at) => at % 256);
 
 describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
+  it("keeps each asset's browser_download_url at its release's tag as the tag changes", async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const repo = { owner: 'octocat', repo: 'moving' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0' })).data;
+    const upload = (name: string) =>
+      octokit.rest.repos.uploadReleaseAsset({
+        ...repo,
+        release_id: release.id,
+        url: release.upload_url,
+        name,
+        data: 'bytes',
+      });
+    const asset = (await upload('app.zip')).data;
+    const download = (tag: string, name: string) =>
+      `https://github.com/octocat/moving/releases/download/${tag}/${name}`;
+    expect(asset.browser_download_url).toBe(download('v1.0.0', 'app.zip'));
+
+    // A new tag (one a URL encodes too): the update's answer, the release, its list, the asset read.
+    const moved = await octokit.rest.repos.updateRelease({ ...repo, release_id: release.id, tag_name: 'v1.1 rc' });
+    const at = download('v1.1%20rc', 'app.zip');
+    expect(moved.data.assets.map((one) => one.browser_download_url)).toEqual([at]);
+    expect((await octokit.rest.repos.getRelease({ ...repo, release_id: release.id })).data.assets).toEqual([
+      { ...asset, browser_download_url: at },
+    ]);
+    const listed = await octokit.rest.repos.listReleaseAssets({ ...repo, release_id: release.id });
+    expect(listed.data.map((one) => one.browser_download_url)).toEqual([at]);
+    expect((await octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: asset.id })).data).toEqual({
+      ...asset,
+      browser_download_url: at,
+    });
+    // Renamed after the move, and one uploaded after it: at the new tag.
+    const renamed = await octokit.rest.repos.updateReleaseAsset({ ...repo, asset_id: asset.id, name: 'app-1.zip' });
+    expect(renamed.data.browser_download_url).toBe(download('v1.1%20rc', 'app-1.zip'));
+    expect((await upload('notes.txt')).data.browser_download_url).toBe(download('v1.1%20rc', 'notes.txt'));
+    // Moved again: every asset follows, in the release and read alone.
+    await octokit.rest.repos.updateRelease({ ...repo, release_id: release.id, tag_name: 'v2' });
+    const again = await octokit.rest.repos.getRelease({ ...repo, release_id: release.id });
+    expect(again.data.assets.map((one) => one.browser_download_url)).toEqual([
+      download('v2', 'app-1.zip'),
+      download('v2', 'notes.txt'),
+    ]);
+    const read = await octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: asset.id });
+    expect(read.data.browser_download_url).toBe(download('v2', 'app-1.zip'));
+  });
+
   it('uploads at the release’s upload_url, reads, lists, renames and deletes an asset', async () => {
     const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });

@@ -1,11 +1,11 @@
 // The GitHub twin's branches and branch protection (issue #73), through @octokit/rest against the
-// built daemon in memory, on LevelDB and on a real redis-server: the branches are the twin's own refs (a file written makes
+// built daemon in memory, on LevelDB, on a real redis-server and in a namespace: the branches are the twin's own refs (a file written makes
 // `main`, a ref made another), listed and read as GitHub answers them; a branch protected with the
 // four members GitHub requires, read back, summarised on the branch, unprotected; GitHub's 404 and
 // 422 where it answers them. Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-import { twinDaemon, useTwinRedis } from './helpers/twin.js';
+import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
@@ -19,9 +19,9 @@ const failed = (promise: Promise<unknown>) =>
     (error: { status: number; response: { data: { message: string } } }) => [error.status, error.response.data.message],
   );
 
-describe.each(['memory', 'level', 'redis'] as const)("the GitHub twin's branches (%s)", (store) => {
+describe.each(TWIN_PLACES)("the GitHub twin's branches (%s)", (place) => {
   it('lists and reads branches of the refs it holds, and keeps, summarises and removes their protection', async () => {
-    const twin = await twinDaemon('github', store === 'memory' ? 'memory' : await twinRedis.store(store));
+    const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
     const repo = { owner: 'octocat', repo: 'guarded' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });

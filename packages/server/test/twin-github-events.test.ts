@@ -1,5 +1,6 @@
 // The GitHub twin's events of its own state (issue #73, "Deliveries as GitHub's"), through
-// @octokit/rest against the built daemon on LevelDB and on a real redis-server: `push`, `create`
+// @octokit/rest against the built daemon in memory, on LevelDB, on a real redis-server and in a
+// namespace, `unseen` at its default: `push`, `create`
 // and `delete` of files written and refs moved, `pull_request.synchronize` of a pull request whose
 // head branch moves, `release`, `pull_request_review.submitted`, `pull_request.reopened` and
 // `repository` edited/renamed/deleted, each to the repository's hook, verified by
@@ -11,7 +12,7 @@ import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from './helpers/daemon.js';
-import { exampleKeys, hookReceiver, type Received, twinDaemon, useTwinRedis } from './helpers/twin.js';
+import { exampleKeys, hookReceiver, type Received, sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 const quiet = () => undefined;
@@ -55,9 +56,12 @@ function keysAsExamples(all: { type: string; payload: Record<string, unknown> }[
   }
 }
 
-describe.each(['level', 'redis'] as const)("the GitHub twin's events of its own state (%s)", (store) => {
+describe.each(TWIN_PLACES)("the GitHub twin's events of its own state (%s)", (place) => {
+  // One daemon for the place's three tests, each with a twin at a name (in a namespace) of its own.
+  const twins = sharedTwinAt('github', place, twinRedis, 3);
+
   it('sends push, create, delete of files and refs, and synchronize of a pull whose head moves', async () => {
-    const { root } = await twinDaemon('github', await twinRedis.store(store));
+    const { root } = await twins();
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
     const receiver = await hookReceiver();
     try {
@@ -162,7 +166,7 @@ describe.each(['level', 'redis'] as const)("the GitHub twin's events of its own 
   });
 
   it('sends release, pull_request_review, pull_request.reopened and repository events of its state', async () => {
-    const { root } = await twinDaemon('github', await twinRedis.store(store));
+    const { root } = await twins();
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
     const receiver = await hookReceiver();
     try {
@@ -247,78 +251,78 @@ describe.each(['level', 'redis'] as const)("the GitHub twin's events of its own 
       await receiver.close();
     }
   });
-});
 
-it('mockpoint trigger github sends each of these events, made through the twin, to the hook and --to', async () => {
-  const { daemon, name, root } = await twinDaemon('github', 'level');
-  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
-  const hooks = await hookReceiver();
-  const once = await hookReceiver();
-  try {
-    const repo = { owner: 'octo', repo: 'app' };
-    await octokit.rest.repos.createWebhook({ ...repo, config: { url: hooks.url, secret: SECRET }, events: ['*'] });
-    const cli = await runCli({ args: ['trigger', name, 'push', '--repo', 'octo/app', '--url', daemon.url] });
-    expect([cli.code, cli.stderr]).toEqual([0, '']);
-    // Its first write makes the branch `main`: `create` too, then the push asked for (starred).
-    expect(cli.stdout).toBe('  create\n* push\n');
-    const client = createClient({ baseUrl: daemon.url });
-    const heard = [
-      'create',
-      'delete',
-      'pull_request.reopened',
-      'pull_request.synchronize',
-      'pull_request_review.submitted',
-      'release.created',
-      'release.published',
-      'release.deleted',
-      'repository.edited',
-    ];
-    for (const event of heard) {
-      const sent = await client.triggerTwin(name, { event, repo: 'octo/app' });
-      expect(
-        sent.events.map((one) => one.type),
-        event,
-      ).toContain(event);
+  it('mockpoint trigger github sends each of these events, made through the twin, to the hook and --to', async () => {
+    const { api, name, root } = await twins();
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const hooks = await hookReceiver();
+    const once = await hookReceiver();
+    try {
+      const repo = { owner: 'octo', repo: 'app' };
+      await octokit.rest.repos.createWebhook({ ...repo, config: { url: hooks.url, secret: SECRET }, events: ['*'] });
+      const cli = await runCli({ args: ['trigger', name, 'push', '--repo', 'octo/app', '--url', api] });
+      expect([cli.code, cli.stderr]).toEqual([0, '']);
+      // Its first write makes the branch `main`: `create` too, then the push asked for (starred).
+      expect(cli.stdout).toBe('  create\n* push\n');
+      const client = createClient({ baseUrl: api });
+      const heard = [
+        'create',
+        'delete',
+        'pull_request.reopened',
+        'pull_request.synchronize',
+        'pull_request_review.submitted',
+        'release.created',
+        'release.published',
+        'release.deleted',
+        'repository.edited',
+      ];
+      for (const event of heard) {
+        const sent = await client.triggerTwin(name, { event, repo: 'octo/app' });
+        expect(
+          sent.events.map((one) => one.type),
+          event,
+        ).toContain(event);
+      }
+      // A repository of its own (`trigger-…` of the owner): no hook of it, so only `to` hears it.
+      const apart = ['repository.created', 'repository.renamed', 'repository.deleted'];
+      for (const event of apart) {
+        const sent = await client.triggerTwin(name, { event, repo: 'octo/app', to: once.url, secret: 'shh' });
+        expect(
+          sent.events.map((one) => one.type),
+          event,
+        ).toContain(event);
+      }
+      // octo/app goes on being written (the trigger's repositories did not make its owner's explicit after it).
+      expect((await octokit.rest.issues.create({ ...repo, title: 'Still here' })).status).toBe(201);
+      await once.until(3);
+      const sentOnce = await opened(once.received, 'shh');
+      expect(sentOnce.map((one) => one.type)).toEqual(apart);
+      keysAsExamples(sentOnce);
+      // Every event of the triggers' calls reached the hook, as GitHub sends it: the ping; push (its
+      // first write makes `main`: create too); create; delete; reopened; synchronize; the review;
+      // three releases; the edit; and the issue.
+      const wanted = [
+        ['ping'],
+        ['create', 'push'],
+        ['push', 'create', 'push'],
+        ['push', 'create', 'push', 'delete', 'push'],
+        ['pull_request.opened', 'pull_request.closed', 'pull_request.reopened'],
+        ['push', 'create', 'push', 'pull_request.opened', 'push', 'pull_request.synchronize'],
+        ['pull_request.opened', 'pull_request_review.submitted'],
+        ['release.created', 'release.published', 'release.released'],
+        ['release.created', 'release.published', 'release.released'],
+        ['release.created', 'release.published', 'release.released', 'release.deleted'],
+        ['repository.edited'],
+        ['issues.opened'],
+      ].flat();
+      await hooks.until(wanted.length);
+      const all = await opened(hooks.received);
+      expect(all.map((one) => one.type).sort()).toEqual(wanted.sort());
+      keysAsExamples(all.filter((one) => one.type !== 'release.released'));
+      for (const { payload } of all) expect(payload.repository).toMatchObject({ full_name: 'octo/app' });
+    } finally {
+      await hooks.close();
+      await once.close();
     }
-    // A repository of its own (`trigger-…` of the owner): no hook of it, so only `to` hears it.
-    const apart = ['repository.created', 'repository.renamed', 'repository.deleted'];
-    for (const event of apart) {
-      const sent = await client.triggerTwin(name, { event, repo: 'octo/app', to: once.url, secret: 'shh' });
-      expect(
-        sent.events.map((one) => one.type),
-        event,
-      ).toContain(event);
-    }
-    // octo/app goes on being written (the trigger's repositories did not make its owner's explicit after it).
-    expect((await octokit.rest.issues.create({ ...repo, title: 'Still here' })).status).toBe(201);
-    await once.until(3);
-    const sentOnce = await opened(once.received, 'shh');
-    expect(sentOnce.map((one) => one.type)).toEqual(apart);
-    keysAsExamples(sentOnce);
-    // Every event of the triggers' calls reached the hook, as GitHub sends it: the ping; push (its
-    // first write makes `main`: create too); create; delete; reopened; synchronize; the review;
-    // three releases; the edit; and the issue.
-    const wanted = [
-      ['ping'],
-      ['create', 'push'],
-      ['push', 'create', 'push'],
-      ['push', 'create', 'push', 'delete', 'push'],
-      ['pull_request.opened', 'pull_request.closed', 'pull_request.reopened'],
-      ['push', 'create', 'push', 'pull_request.opened', 'push', 'pull_request.synchronize'],
-      ['pull_request.opened', 'pull_request_review.submitted'],
-      ['release.created', 'release.published', 'release.released'],
-      ['release.created', 'release.published', 'release.released'],
-      ['release.created', 'release.published', 'release.released', 'release.deleted'],
-      ['repository.edited'],
-      ['issues.opened'],
-    ].flat();
-    await hooks.until(wanted.length);
-    const all = await opened(hooks.received);
-    expect(all.map((one) => one.type).sort()).toEqual(wanted.sort());
-    keysAsExamples(all.filter((one) => one.type !== 'release.released'));
-    for (const { payload } of all) expect(payload.repository).toMatchObject({ full_name: 'octo/app' });
-  } finally {
-    await hooks.close();
-    await once.close();
-  }
+  });
 });

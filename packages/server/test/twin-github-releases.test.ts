@@ -4,10 +4,13 @@
 // GitHub's 404; a second published release of one tag refused as GitHub refuses it (`422`,
 // `already_exists` on `tag_name`), made or by an update (a new tag, or a draft published), its
 // tag free again once the release is deleted; tags of random code points (seeded) read back by
-// their tag. Every process listens on 127.0.0.1.
+// their tag; the latest release (`repos.getLatestRelease`) as GitHub's docs define it: of the
+// published releases that are no prerelease, the one made last (`created_at`, the daemon's clock
+// frozen and advanced), GitHub's 404 when there is none. Every process listens on 127.0.0.1.
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
+import { requestJson } from './helpers/daemon.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -91,6 +94,56 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
     expect(await failed(octokit.rest.repos.getReleaseByTag({ ...other, tag: 'v1.0.0' }))).toEqual(NOT_FOUND);
     expect((await octokit.rest.repos.createRelease({ ...other, tag_name: 'v1.0.0' })).status).toBe(201);
     expect(onlyDrafted.draft).toBe(true);
+  });
+
+  it('answers the latest release: published, no prerelease, made last', async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const clock = async (body: Record<string, unknown>) =>
+      expect((await requestJson(`${twin.api}/api/clock`, { method: 'PUT', body })).status).toBe(200);
+    await clock({ freeze: true, set: '2030-01-01T00:00:00Z' });
+    const repo = { owner: 'octocat', repo: 'latest' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const latest = () =>
+      octokit.rest.repos.getLatestRelease(repo).then(
+        ({ data }) => data.tag_name,
+        (error: { status: number; response?: { data?: unknown } }) => [error.status, error.response?.data],
+      );
+    const made = async (tag_name: string, more: { draft?: boolean; prerelease?: boolean } = {}) => {
+      const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name, ...more })).data;
+      await clock({ advance: '1s' });
+      return release;
+    };
+    // None, then only a draft and a prerelease: GitHub's 404.
+    expect(await latest()).toEqual(NOT_FOUND);
+    await made('v0.1', { draft: true });
+    await made('v0.2', { prerelease: true });
+    expect(await latest()).toEqual(NOT_FOUND);
+
+    const one = await made('v1.0');
+    const answered = await octokit.rest.repos.getLatestRelease(repo);
+    expect(answered.status).toBe(200);
+    expect(answered.data).toEqual((await octokit.rest.repos.getRelease({ ...repo, release_id: one.id })).data);
+    const drafted = await made('v3.0', { draft: true });
+    const two = await made('v2.0');
+    expect(await latest()).toBe('v2.0');
+    // By when it was made, not when published: the draft made before v2.0, published after it.
+    await octokit.rest.repos.updateRelease({ ...repo, release_id: drafted.id, draft: false });
+    expect(await latest()).toBe('v2.0');
+    // v2.0 a prerelease now: the draft published is the latest; deleted, v1.0 again.
+    await octokit.rest.repos.updateRelease({ ...repo, release_id: two.id, prerelease: true });
+    expect(await latest()).toBe('v3.0');
+    await octokit.rest.repos.deleteRelease({ ...repo, release_id: drafted.id });
+    expect(await latest()).toBe('v1.0');
+    // Two made in one instant (the clock frozen): the one made second.
+    await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v4.0' });
+    await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v4.1' });
+    expect(await latest()).toBe('v4.1');
+
+    // Another repository has none of these; a repository never made is GitHub's 404.
+    await octokit.rest.repos.createForAuthenticatedUser({ name: 'bare' });
+    expect(await failed(octokit.rest.repos.getLatestRelease({ owner: 'octocat', repo: 'bare' }))).toEqual(NOT_FOUND);
+    expect(await failed(octokit.rest.repos.getLatestRelease({ owner: 'octocat', repo: 'never' }))).toEqual(NOT_FOUND);
   });
 
   it(`reads ${TAGS} releases of random tags (seed ${SEED}) back by their tag`, async () => {

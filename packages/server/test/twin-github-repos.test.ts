@@ -1,20 +1,15 @@
 // The GitHub twin keeps repositories by name, git refs and contents (issue #73, "State where
-// clients keep it"), through @octokit/rest against the built daemon, in memory, on LevelDB and
-// on a real redis-server (one daemon each, shared by the cases: each uses owners of its own), and
-// in a namespace, with `unseen` at its default "missing". Every process listens on 127.0.0.1.
+// clients keep it"), through @octokit/rest against the built daemon, in memory, on LevelDB, on a
+// real redis-server and in a namespace (one daemon each, shared by the cases: each uses owners of
+// its own), and a namespace's apart from the default's, with `unseen` at its default "missing".
+// Every process listens on 127.0.0.1.
 import { createHash } from 'node:crypto';
-import { startTestRedis, type TestRedis } from '@mockpoint/testkit/redis-server';
 import { Octokit } from '@octokit/rest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestJson, startDaemon, useDaemons } from './helpers/daemon.js';
-import { type TwinStore, twinDaemon } from './helpers/twin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requestJson, startDaemon } from './helpers/daemon.js';
+import { sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
 
-useDaemons({ kill: 'file' });
-
-let redis: TestRedis | undefined;
-afterAll(async () => {
-  await redis?.dispose();
-});
+const twinRedis = useTwinRedis();
 
 const quiet = () => undefined;
 const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
@@ -36,16 +31,11 @@ function blobSha(text: string): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs and contents (%s)', (kind) => {
+describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place) => {
+  const twins = sharedTwinAt('github', place, twinRedis, 1);
   let octokit: Octokit;
   beforeAll(async () => {
-    let store: TwinStore = 'memory';
-    if (kind === 'level') store = 'level';
-    if (kind === 'redis') {
-      redis ??= await startTestRedis();
-      store = { redis: redis.socket };
-    }
-    const { root } = await twinDaemon('github', store);
+    const { root } = await twins();
     octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
   });
 
@@ -87,7 +77,7 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
     // One never made: 404.
     expect(await failure(octokit.rest.repos.get({ owner: 'octocat', repo: 'gadgets' }))).toEqual([404, NOT_FOUND]);
 
-    const org = `acme-${kind}`;
+    const org = `acme-${place}`;
     for (const name of ['zeta', 'alpha', 'mid']) await octokit.rest.repos.createInOrg({ org, name });
     const inOrg = await octokit.rest.repos.listForOrg({ org });
     // An organization's: newest first by default; owned by it.
@@ -154,7 +144,7 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
   });
 
   it('makes issues only in repositories that exist, implying those of an owner that made none', async () => {
-    const org = `made-${kind}`;
+    const org = `made-${place}`;
     await octokit.rest.repos.createInOrg({ org, name: 'app' });
     const issue = await octokit.rest.issues.create({ owner: org, repo: 'app', title: 'Kept' });
     expect(issue.data.number).toBe(1);
@@ -188,7 +178,7 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
     });
 
     // An owner that made none: the repository is implied by the first write, and then read.
-    const owner = `implied-${kind}`;
+    const owner = `implied-${place}`;
     expect(await failure(octokit.rest.repos.get({ owner, repo: 'tool' }))).toEqual([404, NOT_FOUND]);
     // A write refused (no title; a ref git refuses) implies nothing: the repository is still 404.
     const untitled = octokit.request('POST /repos/{owner}/{repo}/issues' as string, { owner, repo: 'tool' });
@@ -205,7 +195,7 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
   });
 
   it('keeps git refs by name: create, read, match, update, delete', async () => {
-    const repo = { owner: 'octocat', repo: `refs-${kind}` };
+    const repo = { owner: 'octocat', repo: `refs-${place}` };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     const made = await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: SHA_A });
     const api = `https://api.github.com/repos/octocat/${repo.repo}/git`;
@@ -234,7 +224,7 @@ describe.each(['memory', 'level', 'redis'] as const)('GitHub repositories, refs 
   });
 
   it('keeps files with their git blob SHA: create, read, a directory, update by sha, delete', async () => {
-    const repo = { owner: 'octocat', repo: `files-${kind}` };
+    const repo = { owner: 'octocat', repo: `files-${place}` };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     const text = 'Hello, twin.\n';
     const put = await octokit.rest.repos.createOrUpdateFileContents({

@@ -1,18 +1,18 @@
 // GitHub's search over what the twin holds (docs/twins.md, "A GitHub twin"): `search.issuesAndPullRequests`
-// and `search.repos` through @octokit/rest against the built daemon on LevelDB, with GitHub's query
+// and `search.repos` through @octokit/rest against the built daemon in memory, on LevelDB, on a real
+// redis-server and in a namespace, `unseen` at its default, with GitHub's query
 // syntax, its envelope and `octokit.paginate` over the `Link` it answers. Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-import { useDaemons } from './helpers/daemon.js';
-import { twinDaemon } from './helpers/twin.js';
+import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
-useDaemons({ kill: 'file' });
+const twinRedis = useTwinRedis();
 
 const quiet = () => undefined;
 
-describe("the GitHub twin's search", () => {
+describe.each(TWIN_PLACES)("the GitHub twin's search (%s)", (place) => {
   it('finds the issues, pull requests and repositories it holds, as GitHub searches them', async () => {
-    const { root } = await twinDaemon('github', 'level');
+    const { root } = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({
       auth: 'ghp_test',
       baseUrl: root,

@@ -1,6 +1,6 @@
 // The GitHub twin (docs/twins.md) through @octokit/rest, the official SDK, against the built
-// daemon serving the twin at the root of a port of its own (`--serve`), on LevelDB and on a real
-// redis-server: issues and pull requests numbered in one sequence per repository, comments and
+// daemon serving the twin at the root of a port of its own (`--serve`), its state in memory, on
+// LevelDB, on a real redis-server and in a namespace (`unseen` at its default): issues and pull requests numbered in one sequence per repository, comments and
 // their count, the labels of an issue, GitHub's list filters and order, `Link` pagination keeping
 // every filter through `octokit.paginate`, GitHub's errors. Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
@@ -10,7 +10,8 @@ import { requestJson, startDaemon } from './helpers/daemon.js';
 import {
   exampleKeys,
   hookReceiver,
-  sharedTwinDaemon,
+  sharedTwinAt,
+  TWIN_PLACES,
   type TwinDaemon,
   twinDaemon,
   useTwinRedis,
@@ -85,9 +86,9 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
   expect(listed.data).toEqual([]);
 });
 
-describe.each(['level', 'redis'] as const)('the GitHub twin through @octokit/rest (%s)', (store) => {
-  // One daemon for the store's six tests, each with a twin at a name of its own.
-  const twins = sharedTwinDaemon('github', () => twinRedis.store(store), 6);
+describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place) => {
+  // One daemon for the place's six tests, each with a twin at a name (in a namespace) of its own.
+  const twins = sharedTwinAt('github', place, twinRedis, 6);
 
   it('numbers issues per repository, keeps them exact, updates, closes and reopens them', async () => {
     const { octokit } = await githubTwin(twins());

@@ -21,6 +21,7 @@ import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoi
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
+import { downloadAtTag } from './releases.js';
 import { apiOf } from './statuses.js';
 
 const RELEASES = '/repos/{owner}/{repo}/releases';
@@ -81,11 +82,16 @@ async function assetsOf(state: FlowState, place: RepoPlace, release: string): Pr
   );
 }
 
+/** The asset as answered: its `browser_download_url` at its release's tag as it now is (an update may have moved it). */
+function atTag(asset: Record<string, unknown>, release: Record<string, unknown>): Record<string, unknown> {
+  return { ...asset, browser_download_url: downloadAtTag(asset.browser_download_url, release.tag_name) };
+}
+
 /** The release's `assets` as they now are. */
 async function listed(state: FlowState, place: RepoPlace, release: string): Promise<void> {
   const assets = (await assetsOf(state, place, release)).map(([, record]) => record.asset);
   await state.amend(RELEASES, place.values, release, (object) => {
-    object.assets = assets;
+    object.assets = assets.map((asset) => atTag(asset, object));
   });
 }
 
@@ -133,11 +139,12 @@ async function upload(
 async function change(
   id: string,
   record: AssetRecord,
+  release: Record<string, unknown>,
   sent: Record<string, unknown>,
   state: FlowState,
   place: RepoPlace,
 ): Promise<OwnAnswer> {
-  const asset = { ...record.asset };
+  const asset = atTag(record.asset, release);
   if (sent.name !== undefined) {
     const name = typeof sent.name === 'string' ? assetName(sent.name) : '';
     if (name === '') return refused('invalid', 'name', 'name must be a file name');
@@ -172,20 +179,20 @@ export const githubAssets: RepoOperation = async (matched: MatchedOperation, sen
     if (method === 'POST') return upload(release, sent, state, place);
     if (method !== 'GET') return undefined;
     const assets = await assetsOf(state, place, String(release.id));
-    return { list: assets.map(([, record]) => record.asset) };
+    return { list: assets.map(([, record]) => atTag(record.asset, release)) };
   }
   const id = matched.values.asset_id ?? '';
   const record = (await state.read<AssetRecord>(ASSET_KIND)).get(id);
-  const live = record?.scope === place.scope && (await releaseOf(state, place, record.release)) !== undefined;
-  if (record === undefined || !live) return state.examples ? undefined : { error: NOT_FOUND };
+  const release = record?.scope === place.scope ? await releaseOf(state, place, record.release) : undefined;
+  if (record === undefined || release === undefined) return state.examples ? undefined : { error: NOT_FOUND };
   if (method === 'GET') {
     if (!(sent.header('accept') ?? '').includes('application/octet-stream')) {
-      return { status: 200, body: record.asset };
+      return { status: 200, body: atTag(record.asset, release) };
     }
     const type = String(record.asset.content_type);
     return { status: 200, bytes: fromBase64(record.content), headers: { 'content-type': type } };
   }
-  if (method === 'PATCH') return change(id, record, sent.body, state, place);
+  if (method === 'PATCH') return change(id, record, release, sent.body, state, place);
   if (method !== 'DELETE') return undefined;
   await state.keep(ASSET_KIND, id, undefined);
   await listed(state, place, record.release);

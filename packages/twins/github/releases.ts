@@ -13,6 +13,10 @@
  * published at a tag another published release has is `422` (`already_exists`, `tag_name`); a
  * draft may share its tag (GitHub's drafts do) until it is published.
  *
+ * `GET …/releases/latest` answers the latest release as GitHub's docs define it: of the published
+ * releases that are no prerelease, the one made last (`created_at`; of two made in one
+ * millisecond, the later id); GitHub's 404 when there is none.
+ *
  * @module
  */
 
@@ -107,10 +111,39 @@ export function releaseKeyed(
   }
 }
 
-/** A draft made public by an update: published now; a new `tag_name` moves its URLs at the tag. */
+/**
+ * An asset's `browser_download_url` (`…/releases/download/{tag}/{name}`) at the release's `tag_name`
+ * as it now is: GitHub's follows the tag.
+ */
+export function downloadAtTag(url: unknown, tagName: unknown): unknown {
+  const before = '/releases/download/';
+  if (typeof url !== 'string') return url;
+  const at = url.lastIndexOf(before);
+  const name = url.lastIndexOf('/');
+  if (at < 0 || name < at + before.length) return url;
+  return `${url.slice(0, at + before.length)}${encodeURIComponent(String(tagName))}${url.slice(name)}`;
+}
+
+/**
+ * A draft made public by an update: published now; a new `tag_name` moves its URLs at the tag, its
+ * assets' download URLs too.
+ */
 export function releaseUpdating(object: Record<string, unknown>, tools: FlowTools): void {
   if (object.draft !== true && (object.published_at === null || object.published_at === undefined)) {
     object.published_at = new Date(tools.now()).toISOString();
+  }
+  if (Array.isArray(object.assets)) {
+    object.assets = object.assets.map((asset: unknown) =>
+      typeof asset === 'object' && asset !== null
+        ? {
+            ...asset,
+            browser_download_url: downloadAtTag(
+              (asset as Record<string, unknown>).browser_download_url,
+              object.tag_name,
+            ),
+          }
+        : asset,
+    );
   }
   const tag = encodeURIComponent(String(object.tag_name));
   for (const [field, before] of [
@@ -129,10 +162,23 @@ const TAG_TAKEN = {
   error: validationFailed('already_exists', [{ resource: 'Release', code: 'already_exists', field: 'tag_name' }]),
 };
 
+/** Of `releases`, the latest as GitHub's docs define it: published, no prerelease, made last. */
+function latestRelease(releases: readonly Record<string, unknown>[]): Record<string, unknown> | undefined {
+  let latest: Record<string, unknown> | undefined;
+  let at: [number, number] = [Number.NEGATIVE_INFINITY, -1];
+  for (const one of releases) {
+    if (one.draft === true || one.prerelease === true || typeof one.published_at !== 'string') continue;
+    const mine: [number, number] = [Date.parse(String(one.created_at)) || 0, Number(one.id) || 0];
+    if (mine[0] > at[0] || (mine[0] === at[0] && mine[1] > at[1])) [latest, at] = [one, mine];
+  }
+  return latest;
+}
+
 /**
  * A repository's releases by tag: `GET …/releases/tags/{tag}` (its published release, else GitHub's
- * 404), and a create or update that would publish a second release of a tag refused; `undefined`:
- * the collections' (or another's) to answer.
+ * 404), `GET …/releases/latest` ({@link latestRelease}, else GitHub's 404), and a create or update
+ * that would publish a second release of a tag refused; `undefined`: the collections' (or
+ * another's) to answer.
  */
 export const githubReleases: RepoOperation = async (matched, sent, state, place) => {
   const { method, template } = matched.op;
@@ -144,6 +190,11 @@ export const githubReleases: RepoOperation = async (matched, sent, state, place)
     const found = await published(matched.values.tag ?? '');
     if (found !== undefined) return { status: 200, body: found };
     // With `unseen: "examples"`, a tag never released answers the document's example.
+    return state.examples ? undefined : { error: NOT_FOUND };
+  }
+  if (template === `${RELEASES}/latest` && method === 'GET') {
+    const found = latestRelease(await state.objects(RELEASES, place.values));
+    if (found !== undefined) return { status: 200, body: found };
     return state.examples ? undefined : { error: NOT_FOUND };
   }
   if (template === RELEASES && method === 'POST') {

@@ -35,6 +35,8 @@ export interface TwinDaemon {
   root: string;
   /** The port of {@link root}. */
   port: string;
+  /** Where mockpoint's API for the twin's name is: the daemon's URL, or its namespace's (`…/ns/team…`), for a client or `--url`. */
+  api: string;
 }
 
 let names = 0;
@@ -91,18 +93,44 @@ export async function twinAt(
   if (place !== 'namespace') {
     return twinDaemon(provider, place === 'memory' ? 'memory' : await redis.store(place), setting);
   }
+  return namespacedTwin(await startDaemon(await twinOptions(await redis.store('redis'), [])), provider, setting);
+}
+
+/**
+ * One daemon at `place` that the tests of a describe share ({@link sharedTwinDaemon}; in a
+ * namespace, each call a twin in a namespace of its own on one daemon on the file's redis-server);
+ * call it in the describe, after {@link useTwinRedis}.
+ */
+export function sharedTwinAt(
+  provider: 'stripe' | 'github',
+  place: TwinPlace,
+  redis: TwinRedis,
+  count: number,
+): (setting?: { unseen?: 'missing' | 'examples' }) => Promise<TwinDaemon> {
+  if (place !== 'namespace') {
+    return sharedTwinDaemon(provider, async () => (place === 'memory' ? 'memory' : redis.store(place)), count);
+  }
+  const daemon = sharedDaemon(async () => twinOptions(await redis.store('redis'), []));
+  return async (setting = {}) => namespacedTwin(await daemon(), provider, setting);
+}
+
+/** Makes a namespace (`team…`) on `daemon` and a twin of `provider` at a new name in it. */
+async function namespacedTwin(
+  daemon: Daemon,
+  provider: 'stripe' | 'github',
+  setting: { unseen?: 'missing' | 'examples' },
+): Promise<TwinDaemon> {
   const name = `${provider}${++names}`;
-  // A namespace of its own: the file's daemons share the redis-server.
   const team = `team${names}`;
-  const daemon = await startDaemon(await twinOptions(await redis.store('redis'), []));
   const made = await requestJson(`${daemon.url}/api/namespaces`, { method: 'POST', body: { name: team } });
   expect(made.status).toBe(201);
-  const twin = await requestJson(`${daemon.url}/ns/${team}/api/endpoints/${name}/twin`, {
+  const api = `${daemon.url}/ns/${team}`;
+  const twin = await requestJson(`${api}/api/endpoints/${name}/twin`, {
     method: 'PUT',
     body: { provider, ...setting },
   });
   expect(twin.status).toBe(200);
-  return { daemon, name, root: `${daemon.url}/ns/${team}/endpoint/${name}`, port: String(daemon.port) };
+  return { daemon, name, root: `${api}/endpoint/${name}`, port: String(daemon.port), api };
 }
 
 /**
@@ -148,7 +176,7 @@ async function makeTwin(
     body: { provider, ...setting },
   });
   expect(made.status).toBe(200);
-  return { daemon, name, root, port: new URL(root).port };
+  return { daemon, name, root, port: new URL(root).port, api: daemon.url };
 }
 
 /**
