@@ -169,6 +169,8 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
     'post /repos/{owner}/{repo}/statuses/{sha}',
     'post /user/repos',
     'put /repos/{owner}/{repo}/contents/{path}',
+    // Sent without `names`, which GitHub's replace of a repository's topics needs.
+    'put /repos/{owner}/{repo}/topics',
   ]);
 }, 120_000);
 

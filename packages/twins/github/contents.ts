@@ -21,7 +21,7 @@ const FILES = 'contents';
 const CONTENTS = '/repos/{owner}/{repo}/contents/{path}';
 
 /** A file kept: its path, its bytes in base64, their size and blob SHA. */
-interface FileRecord {
+export interface FileRecord {
   path: string;
   content: string;
   size: number;
@@ -51,7 +51,7 @@ async function blobSha(bytes: Uint8Array): Promise<string> {
 }
 
 /** An entry of the repository's tree as GitHub answers it (a file with its `content`, when asked). */
-function entry(
+export function entry(
   values: Record<string, string>,
   path: string,
   file: FileRecord | undefined,
@@ -228,6 +228,15 @@ async function put(
 export async function fileBytes(state: FlowState, scope: string, path: string): Promise<Uint8Array | undefined> {
   const file = (await state.read<FileRecord>(FILES)).get(`${scope}:${path}`);
   return file === undefined ? undefined : decoded(file.content);
+}
+
+/** The files of the repository kept as `scope`, by their path. */
+export async function filesOf(state: FlowState, scope: string): Promise<Map<string, FileRecord>> {
+  const files = new Map<string, FileRecord>();
+  for (const [key, file] of await state.read<FileRecord>(FILES)) {
+    if (key.startsWith(`${scope}:`)) files.set(key.slice(scope.length + 1), file);
+  }
+  return files;
 }
 
 /** GitHub's contents of the repository kept as `scope`; `undefined`: not a contents operation. */

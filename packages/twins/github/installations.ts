@@ -101,6 +101,16 @@ async function install(id: string, repositoryId: string, state: FlowState): Prom
   return { status: 204 };
 }
 
+/**
+ * The installation of the twin's App that selects the repository of `id` (`GET
+ * /repos/{owner}/{repo}/installation`, singulars.ts; `undefined`: none, GitHub's 404).
+ */
+export async function installationOf(state: FlowState, id: unknown): Promise<Record<string, unknown> | undefined> {
+  if (id === undefined) return undefined;
+  const all = [...(await state.read<InstallationRecord>(KIND)).values()];
+  return all.find((record) => record.repositories.some((one) => one.id === id))?.installation;
+}
+
 /** The App's installations and the user's: `undefined`, not theirs. */
 export async function githubInstallations(
   matched: MatchedOperation,

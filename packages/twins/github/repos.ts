@@ -36,6 +36,7 @@ import {
   valuesOf,
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
+import { githubSingulars } from './singulars.js';
 import { githubStatuses } from './statuses.js';
 import { githubWorkflows } from './workflows.js';
 
@@ -53,6 +54,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubAssets,
   githubWorkflows,
   githubEnvironments,
+  githubSingulars,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
@@ -225,6 +227,40 @@ async function own(
   return { status: 200, body: changed };
 }
 
+/** A topic GitHub takes: lower-case letters, digits and hyphens (upper case none: GitHub's note), not leading with a hyphen, at most 50. */
+const TOPIC = /^[a-z0-9][a-z0-9-]{0,49}$/;
+
+/**
+ * `PUT /repos/{owner}/{repo}/topics` (`repos.replaceAllTopics`): the repository's `topics` are the
+ * `names` sent (a name sent twice kept once), at most 20, each one GitHub takes; else `422`.
+ */
+async function replaceTopics(
+  body: Record<string, unknown>,
+  state: FlowState,
+  key: string,
+  record: RepoRecord,
+): Promise<OwnAnswer> {
+  const { names } = body;
+  if (!Array.isArray(names)) {
+    return {
+      error: validationFailed('missing_field', [{ resource: 'Repository', code: 'missing_field', field: 'names' }]),
+    };
+  }
+  const topics = [...new Set(names.map((name) => (typeof name === 'string' ? name : '')))];
+  const bad = topics.find((topic) => !TOPIC.test(topic));
+  if (bad !== undefined || topics.length > 20) {
+    const message =
+      bad === undefined
+        ? 'A repository cannot have more than 20 topics.'
+        : 'Topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens.';
+    return {
+      error: validationFailed('invalid', [{ resource: 'Repository', code: 'invalid', field: 'topics', message }]),
+    };
+  }
+  await state.keep(REPOS, key, { ...record, repository: { ...record.repository, topics } });
+  return { status: 200, body: { names: topics } };
+}
+
 /**
  * An operation at or below `/repos/{owner}/{repo}`: the repository's own, a redirect from a name
  * it had, GitHub's 404 where it does not exist, else the refs, contents or collections below it.
@@ -257,6 +293,11 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
     }
   }
   if (self) return record === undefined ? undefined : own(matched, sent, state, key, record);
+  if (matched.op.template === `${REPO}/topics` && matched.op.method === 'PUT' && record?.repository !== undefined) {
+    const answered = await replaceTopics(sent.body, state, key, record);
+    if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
+    return answered;
+  }
   const scope = record?.scope ?? `${owner}/${repo}`;
   // The collections keep a renamed repository's items under its first name.
   const values = valuesOf(scope);

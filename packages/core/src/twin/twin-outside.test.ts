@@ -31,9 +31,13 @@ describe('emptyList', () => {
       items: [],
       search_type: 'hybrid',
     });
+    // One of lists only (GitHub's stargazers: users, or users with `starred_at`) is a list.
+    const stargazers = { anyOf: [{ type: 'array', items: {} }, { $ref: '#/components/schemas/users' }] };
+    const withUsers = { ...ctx, doc: { components: { schemas: { users: { type: 'array' } } } } };
+    expect(emptyList(withUsers, stargazers, example)).toEqual([]);
   });
 
-  it('takes no object holding an object, no one-of, no object without total_count for a list', () => {
+  it('takes no object holding an object, no one-of a list and an object, no object without total_count for a list', () => {
     const combinedStatus = {
       type: 'object',
       required: ['state', 'total_count', 'statuses', 'repository'],

@@ -62,7 +62,7 @@ export function documentedText(
 }
 
 /**
- * An empty answer of a list's schema: `[]` for an array; for an envelope — `total_count` beside
+ * An empty answer of a list's schema: `[]` for an array (or one of arrays); for an envelope — `total_count` beside
  * lists and plain values (GitHub's search: `{ total_count, incomplete_results, items, search_type }`)
  * — its count 0, `incomplete_results` false, its lists empty, a plain value as `example` has it,
  * what it may leave out left out; `undefined` for anything else (an object holding an object,
@@ -74,8 +74,12 @@ export function emptyList(
   example: () => unknown,
 ): unknown[] | Record<string, unknown> | undefined {
   const resolved = resolve(ctx.doc, schema);
-  // One of a list and an object (GitHub's contents: a directory or a file) is no list alone.
-  if (resolved.oneOf !== undefined || resolved.anyOf !== undefined) return undefined;
+  // One of a list and an object (GitHub's contents: a directory or a file) is no list alone; one
+  // of lists only (GitHub's stargazers: users, or users with `starred_at`) is a list.
+  const alternatives = (resolved.oneOf ?? resolved.anyOf) as Schema[] | undefined;
+  if (alternatives !== undefined) {
+    return alternatives.every((one) => resolve(ctx.doc, one).type === 'array') ? [] : undefined;
+  }
   if (resolved.type === 'array') return [];
   const properties = resolved.properties as Record<string, unknown> | undefined;
   if (properties === undefined || !('total_count' in properties)) return undefined;
