@@ -17,7 +17,7 @@ import type { AnswerHeaderMap } from '../journal/answer-record.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
 import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import type { EndpointAnswer, FaultAnswer, RespondAnswer } from './endpoint-answer.js';
-import { type AnswerCases, matchAnswer } from './match-answer.js';
+import { answerCases, matchAnswer } from './match-answer.js';
 
 /** An answer whose body was longer than the journal keeps: its first bytes (a copy), and its whole size. */
 export interface CutAnswer {
@@ -107,14 +107,14 @@ function keptWithBody(
 }
 
 /** What is kept of each kind: a body over the limit is cut; a stream, a relay and an upgrade are kept as they are. */
-const KEPT: AnswerCases<EndpointAnswer | CutAnswer> = {
+const KEPT = answerCases<EndpointAnswer | CutAnswer>({
   respond: (answer) => keptWithBody(answer, answer.body, false),
   // A `reset` or a `hang` sends no body: nothing of it is shown, nothing to cut.
   fault: (answer) => (answer.fault === 'close' ? keptWithBody(answer, answer.body, true) : answer),
   stream: (answer) => answer,
   relay: (answer) => answer,
   upgrade: (answer) => answer,
-};
+});
 
 /**
  * What the journal keeps of `answer`: the answer itself, unless its body is over
@@ -137,14 +137,14 @@ function bodyBytes(body: string | Uint8Array | null): number {
   return typeof body === 'string' ? body.length * 2 : body.byteLength;
 }
 
-const BYTES: AnswerCases<number> = {
+const BYTES = answerCases<number>({
   respond: (answer) => bodyBytes(answer.body),
   fault: (answer) => bodyBytes(answer.body),
   // Its first bytes are kept as they pass (see `relayedChunk`), up to the limit.
   relay: () => JOURNAL_BODY_LIMIT,
   stream: (answer) => Math.min(JOURNAL_BODY_LIMIT, answer.frames.length * 256),
   upgrade: () => 64,
-};
+});
 
 /** Memory a kept answer holds for the journal's byte bound: its body (a shared one counted too). */
 export function keptBytes(request: RecordedRequest): number {
@@ -161,13 +161,13 @@ export function sentWhole(request: RecordedRequest): boolean {
   return answer.kind === 'cut' || matchAnswer(answer, WHOLE, undefined, undefined);
 }
 
-const WHOLE: AnswerCases<boolean> = {
+const WHOLE = answerCases<boolean>({
   respond: () => true,
   fault: () => false,
   stream: () => false,
   relay: () => false,
   upgrade: () => false,
-};
+});
 
 /** Chunks as one byte string of at most `limit` bytes. */
 function joined(chunks: readonly Uint8Array[], limit: number): Uint8Array {
@@ -211,7 +211,7 @@ function withBody(
   return entry;
 }
 
-const RESPONSE: AnswerCases<AnswerEntry | undefined, RecordedRequest, Decode> = {
+const RESPONSE = answerCases<AnswerEntry | undefined, RecordedRequest, Decode>({
   respond: (answer, _request, decode) => withBody(answer.headers, answer.body, sizeOf(answer.body), decode),
   fault: (answer, _request, decode) => {
     // `reset` and `hang` sent nothing; `close` the status, the headers and half the body.
@@ -228,7 +228,7 @@ const RESPONSE: AnswerCases<AnswerEntry | undefined, RecordedRequest, Decode> = 
     return withBody(answer.headers, joined(request.relayed ?? [], JOURNAL_BODY_LIMIT), size, decode);
   },
   upgrade: (answer, _request, decode) => withBody(answer.headers, EMPTY, 0, decode),
-};
+});
 
 /** The entry's `response`: what was sent (headers and body, as far as the journal keeps it), or `undefined`. */
 export function responseOf(request: RecordedRequest, decode: Decode): AnswerEntry | undefined {

@@ -5,8 +5,8 @@
  * wherever a full set of cases misses it. Nothing outside `answer/` compares an
  * answer's `kind` (`layers.test.ts`'s neighbour `answer-kinds.test.ts` counts).
  *
- * The cases are meant to be a constant made once (a module's, a sink's), and up
- * to two values ride along to them (`a`, `b`), so dispatching allocates nothing:
+ * The cases are made once by `answerCases` (a module's constant), and up to
+ * two values ride along to them (`a`, `b`), so dispatching allocates nothing:
  * a cached GET goes through it.
  *
  * @module
@@ -29,33 +29,52 @@ export type SomeAnswerCases<R, A = void, B = void> = Partial<AnswerCases<R, A, B
   readonly otherwise: (answer: EndpointAnswer, a: A, b: B) => R;
 };
 
-/** Calls the case of `answer`'s kind (or `otherwise`) with `answer`, `a` and `b`. */
-export function matchAnswer<R, A = void, B = void>(
-  answer: EndpointAnswer,
+declare const made: unique symbol;
+
+/** Cases made by {@link answerCases}, the only ones {@link matchAnswer} takes. */
+export type MadeCases<R, A = void, B = void> = AnswerCases<R, A, B> & { readonly [made]: true };
+
+/**
+ * The cases {@link matchAnswer} takes: one function per kind (`otherwise` for
+ * those not given), always in one order, frozen. Every set made here has the
+ * same hidden class, so `matchAnswer`'s reads of them stay monomorphic on the
+ * hot path however many sets there are; make each once (a module constant).
+ */
+export function answerCases<R, A = void, B = void>(
   cases: AnswerCases<R, A, B> | SomeAnswerCases<R, A, B>,
-  a: A,
-  b: B,
-): R {
+): MadeCases<R, A, B> {
   const some = cases as SomeAnswerCases<R, A, B>;
+  const { otherwise } = some;
+  return Object.freeze({
+    respond: some.respond ?? otherwise,
+    stream: some.stream ?? otherwise,
+    fault: some.fault ?? otherwise,
+    relay: some.relay ?? otherwise,
+    upgrade: some.upgrade ?? otherwise,
+  }) as MadeCases<R, A, B>;
+}
+
+/** Calls the case of `answer`'s kind with `answer`, `a` and `b`. */
+export function matchAnswer<R, A = void, B = void>(answer: EndpointAnswer, cases: MadeCases<R, A, B>, a: A, b: B): R {
   switch (answer.kind) {
     case 'respond':
-      return some.respond === undefined ? some.otherwise(answer, a, b) : some.respond(answer, a, b);
+      return cases.respond(answer, a, b);
     case 'stream':
-      return some.stream === undefined ? some.otherwise(answer, a, b) : some.stream(answer, a, b);
+      return cases.stream(answer, a, b);
     case 'fault':
-      return some.fault === undefined ? some.otherwise(answer, a, b) : some.fault(answer, a, b);
+      return cases.fault(answer, a, b);
     case 'relay':
-      return some.relay === undefined ? some.otherwise(answer, a, b) : some.relay(answer, a, b);
+      return cases.relay(answer, a, b);
     case 'upgrade':
-      return some.upgrade === undefined ? some.otherwise(answer, a, b) : some.upgrade(answer, a, b);
+      return cases.upgrade(answer, a, b);
   }
 }
 
-const LET_GO: SomeAnswerCases<void> = {
+const LET_GO = answerCases<void>({
   // Cancelling the body stops the upstream request.
   relay: (answer) => void answer.body?.cancel().catch(() => undefined),
   otherwise: () => undefined,
-};
+});
 
 /**
  * Lets go of what an answer that will not be sent holds (its client left, or
@@ -66,11 +85,11 @@ export function letGo(answer: EndpointAnswer): void {
   matchAnswer(answer, LET_GO, undefined, undefined);
 }
 
-const WITH_HEADERS: SomeAnswerCases<EndpointAnswer, AnswerHeaderMap> = {
+const WITH_HEADERS = answerCases<EndpointAnswer, AnswerHeaderMap>({
   // A fault sends no headers of its own (a `close` its status line and body's).
   fault: (answer) => answer,
   otherwise: (answer, headers) => ({ ...answer, headers: { ...answer.headers, ...headers } }) as EndpointAnswer,
-};
+});
 
 /** `answer` with `headers` added to its own (a name it has too takes the new value); a fault as it is. */
 export function headersAdded(answer: EndpointAnswer, headers: AnswerHeaderMap): EndpointAnswer {

@@ -16,7 +16,7 @@ import type {
   StreamAnswer,
   UpgradeAnswer,
 } from '../answer/endpoint-answer.js';
-import { type AnswerCases, matchAnswer } from '../answer/match-answer.js';
+import { answerCases, matchAnswer } from '../answer/match-answer.js';
 
 /**
  * What a runtime can do with one request's answer. `To` is the request's handle
@@ -91,13 +91,13 @@ export function sendDue<To, R>(sink: AnswerSink<To, R>, to: To, answer: Endpoint
 }
 
 /** What each kind of answer comes to on a sink (a queued hang: held first); `a` is the sink, `b` the request's handle. */
-const SEND: AnswerCases<unknown, AnswerSink<unknown, unknown>, unknown> = {
+const SEND = answerCases<unknown, AnswerSink<unknown, unknown>, unknown>({
   respond: (answer, sink, to) => sink.respond(to, answer),
   stream: (answer, sink, to) => sink.stream(to, answer),
   relay: (answer, sink, to) => sink.relay(to, answer),
   upgrade: (answer, sink, to) => sink.upgrade(to, answer),
   fault: (answer, sink, to) => (answer.fault === 'hang' ? released(answer, sink, to) : sink.fault(to, answer)),
-};
+});
 
 /** Sends `answer` by its kind ({@link SEND}). */
 function sendNow<To, R>(answer: EndpointAnswer, sink: AnswerSink<To, R>, to: To): R | Promise<R> {

@@ -9,7 +9,7 @@ import type { Fault, TakenAnswer } from '../../api/answer-json.js';
 import type { RouteAnswer } from '../../api/route.js';
 import { utf8Length } from '../../codec/utf8-length.js';
 import type { AnswerHeaderMap, EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
-import { matchAnswer, type SomeAnswerCases } from '../match-answer.js';
+import { answerCases, matchAnswer } from '../match-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 import { compileAnswer } from '../routes/route-answer.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
@@ -79,16 +79,16 @@ const NO_CONTEXT: TemplateContext = {
 };
 
 /** A queued answer's own parts rendered (headers, a body): a respond answer, or nothing to use. */
-const RESPONDED: SomeAnswerCases<RespondAnswer | undefined> = {
+const RESPONDED = answerCases<RespondAnswer | undefined>({
   respond: (answer) => answer,
   otherwise: () => undefined,
-};
+});
 
 /**
  * What a fallback lends a queued answer without a body of its own: its body; a
  * stream's events (written out as one body, which a `close` fault cuts in half).
  */
-const LENT: SomeAnswerCases<Pick<PlannedAnswer, 'body' | 'stream'>, Fault | undefined> = {
+const LENT = answerCases<Pick<PlannedAnswer, 'body' | 'stream'>, Fault | undefined>({
   respond: (fallback) => ({ body: fallback.body }),
   stream: (fallback, fault) =>
     fault === 'close'
@@ -96,7 +96,7 @@ const LENT: SomeAnswerCases<Pick<PlannedAnswer, 'body' | 'stream'>, Fault | unde
       : { body: null, stream: { frames: fallback.frames, end: fallback.end } },
   // A fallback is a record's or a route's answer that responds or streams (`QueueFallback`).
   otherwise: () => ({ body: null }),
-};
+});
 
 /**
  * Resolves one queued answer for `name` against `fallback` (what would answer

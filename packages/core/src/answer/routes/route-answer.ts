@@ -16,7 +16,7 @@ import { type Latency, latencySampler } from '../../random/latency.js';
 import { parseTemplate } from '../../template/template-syntax.js';
 import type { AnswerHeaderMap, EndpointAnswer, FaultAnswer, RespondAnswer } from '../endpoint-answer.js';
 import { errorAnswer, reuseHeaders } from '../endpoint-answer.js';
-import { matchAnswer, type SomeAnswerCases } from '../match-answer.js';
+import { answerCases, matchAnswer } from '../match-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
 import { compileJsonTemplate, type JsonTemplate, renderJson, renderText, type TemplateContext } from '../template.js';
 import { KIND_COMPILERS } from './answer-kinds.js';
@@ -97,10 +97,10 @@ function withLatency(compiled: CompiledAnswer, latency: Latency): CompiledAnswer
 }
 
 /** A drawn delay added to the answer's own; a relay waits for its upstream instead. */
-const LATER: SomeAnswerCases<EndpointAnswer, () => number> = {
+const LATER = answerCases<EndpointAnswer, () => number>({
   relay: (answer) => answer,
   otherwise: (answer, draw) => ({ ...answer, delay: answer.delay + draw() }),
-};
+});
 
 function compileFixed(answer: RouteAnswer): CompiledAnswer {
   // Checked once per compile, never per request; a templated value's placeholders render sendable.

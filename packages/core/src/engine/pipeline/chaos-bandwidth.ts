@@ -16,7 +16,7 @@ import type {
   StreamFrame,
   UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
-import { type AnswerCases, matchAnswer } from '../../answer/match-answer.js';
+import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { PreparedFrame, SocketScript } from '../../answer/websocket/socket-script.js';
 
 /** The most slices a body is cut into. */
@@ -102,10 +102,10 @@ function pacedBody(answer: RespondAnswer, bytesPerSecond: number): EndpointAnswe
 }
 
 /** How each kind is paced; a fault has no bytes to pace. */
-const PACED: AnswerCases<EndpointAnswer, number> = {
+const PACED = answerCases<EndpointAnswer, number>({
   respond: pacedBody,
   stream: pacedStream,
   upgrade: pacedScript,
   relay: pacedRelay,
   fault: (answer) => answer,
-};
+});

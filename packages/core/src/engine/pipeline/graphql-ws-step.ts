@@ -11,7 +11,7 @@
  * @module
  */
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
-import { letGo, matchAnswer, type SomeAnswerCases } from '../../answer/match-answer.js';
+import { answerCases, letGo, matchAnswer } from '../../answer/match-answer.js';
 import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../answer/websocket/graphql-ws.js';
 import type { SocketScript } from '../../answer/websocket/socket-script.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
@@ -45,7 +45,7 @@ function fromVerdict(verdict: Verdict | undefined): GraphqlWsResult | undefined 
 }
 
 /** What each kind of a route's answer gives over graphql-ws (`route` names the route in the errors). */
-const OVER_GRAPHQL_WS: SomeAnswerCases<GraphqlWsResult, string> = {
+const OVER_GRAPHQL_WS = answerCases<GraphqlWsResult, string>({
   respond: (answer, route) => {
     const text =
       answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body);
@@ -68,7 +68,7 @@ const OVER_GRAPHQL_WS: SomeAnswerCases<GraphqlWsResult, string> = {
   },
   otherwise: (answer, route) =>
     errorsText(`${route} answers with a ${answer.kind}, which graphql-ws cannot carry: give it a data answer.`),
-};
+});
 
 /** The schema's answer (a request error: `error`; otherwise `next`). */
 function fromText(text: GraphqlAnswerText): GraphqlWsResult {

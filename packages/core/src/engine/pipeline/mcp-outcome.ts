@@ -14,7 +14,7 @@
  */
 
 import type { EndpointAnswer, RespondAnswer } from '../../answer/endpoint-answer.js';
-import { matchAnswer, type SomeAnswerCases } from '../../answer/match-answer.js';
+import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { RouteTable } from '../../answer/routes/route-table.js';
 import type { McpAnswer } from '../../api/mcp-json.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
@@ -81,10 +81,10 @@ function isRefusal(verdict: Verdict): verdict is Verdict & { answer: RespondAnsw
 }
 
 /** Only a respond answer can be a refusal (a status of 400 or more; see {@link refusing}). */
-const REFUSAL: SomeAnswerCases<boolean, AnswerMark | undefined> = {
+const REFUSAL = answerCases<boolean, AnswerMark | undefined>({
   respond: refusing,
   otherwise: () => false,
-};
+});
 
 function refusing(answer: RespondAnswer, mark: AnswerMark | undefined): boolean {
   if (answer.status < 400) return false;

@@ -6,7 +6,7 @@
  */
 
 import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
-import { matchAnswer, type SomeAnswerCases } from '../../answer/match-answer.js';
+import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../registry/errors.js';
 import type { CachedResponse } from '../response-cache.js';
@@ -62,8 +62,8 @@ export function heldUntilChange<A extends EndpointAnswer>(exchange: Exchange, an
   return matchAnswer(answer, HELD, exchange, undefined) as A;
 }
 
-const HELD: SomeAnswerCases<EndpointAnswer, Exchange> = {
+const HELD = answerCases<EndpointAnswer, Exchange>({
   stream: (answer, exchange) =>
     answer.end === 'hang' ? { ...answer, release: exchange.parts.endpoints.changes.signal(exchange.name) } : answer,
   otherwise: (answer) => answer,
-};
+});
