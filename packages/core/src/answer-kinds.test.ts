@@ -7,11 +7,12 @@
  * {@link NOT_YET}: files being rewritten by other work, to leave this list as
  * they move onto `matchAnswer`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './test-support/source-files.js';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 
@@ -40,19 +41,6 @@ interface Branch {
   line: number;
   /** `switch` (a switch with an answer kind's case) or `compare` (`kind === '…'`, `!==`). */
   how: 'switch' | 'compare';
-}
-
-/** Every non-test `.ts` file under `dir`, relative to `src`. */
-function sourceFiles(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.includes('.test') && !entry.name.endsWith('.d.ts')) {
-      found.push(relative(SRC, path).split(sep).join('/'));
-    }
-  }
-  return found;
 }
 
 /** Whether an expression reads a `kind` (`kind`, `answer.kind`, `a?.b.kind`). */
@@ -157,7 +145,7 @@ describe('the answer-kind check', () => {
 });
 
 describe('the answer kinds of packages/core/src', () => {
-  const files = sourceFiles(SRC);
+  const files = sourceFiles(SRC).map((file) => file.split(sep).join('/'));
   const branches = files.flatMap((file) => branchesOf(file, readFileSync(join(SRC, file), 'utf8')));
 
   it(`are dispatched on only by ${DISPATCH}'s one switch (and the files not yet moved)`, () => {
