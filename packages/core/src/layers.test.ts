@@ -7,11 +7,12 @@
  * `import()`, type-only ones included: a type is a dependency too) and names
  * each file and import that breaks the order or closes a cycle.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './test-support/source-files.js';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 
@@ -75,19 +76,6 @@ interface Import {
 function folderOf(path: string): string {
   const parts = path.split(sep);
   return parts.length === 1 ? ENTRIES : (parts[0] as string);
-}
-
-/** Every non-test `.ts` file under `dir`, relative to `src`. */
-function sourceFiles(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.includes('.test') && !entry.name.endsWith('.d.ts')) {
-      found.push(relative(SRC, path));
-    }
-  }
-  return found;
 }
 
 /**

@@ -214,7 +214,7 @@ export function errorAnswer(
   code: ErrorCode,
   message: string,
   options: { head?: boolean; cors?: boolean; extra?: Record<string, string>; details?: Record<string, unknown> } = {},
-): EndpointAnswer {
+): RespondAnswer {
   const error = options.details === undefined ? { code, message } : { code, message, details: options.details };
   const body = JSON.stringify({ success: false, error });
   const base = options.cors ? JSON_HEADERS : { 'content-type': JSON_HEADERS['content-type'] };
@@ -223,6 +223,6 @@ export function errorAnswer(
 }
 
 /** An answer without a body. */
-export function emptyAnswer(status: number, headers: Record<string, string>): EndpointAnswer {
+export function emptyAnswer(status: number, headers: Record<string, string>): RespondAnswer {
   return answer(status, headers, null);
 }

@@ -18,6 +18,7 @@ import {
   type StreamAnswer,
   type UpgradeAnswer,
 } from '../answer/endpoint-answer.js';
+import { letGo } from '../answer/match-answer.js';
 import type { OpenStreams, StreamPlayback } from '../answer/stream/open-streams.js';
 import { truncatedBody } from '../codec/truncated-body.js';
 import { type AnswerSink, sendDue } from './sink.js';
@@ -194,7 +195,7 @@ function delay(
     const onAbort = () => {
       clearTimeout(timer);
       // A relayed answer held by the chaos latency: its upstream is let go with its client.
-      if (answer.kind === 'relay') answer.body?.cancel().catch(() => undefined);
+      letGo(answer);
       resolve(gone());
     };
     const timer = setTimeout(() => {
@@ -233,7 +234,7 @@ export function createFetchSink(
           501,
           'WEBSOCKET_UNSUPPORTED',
           "this server does not accept WebSocket upgrades: serve the app with a runtime entry's serve() (Node, Bun, Deno) or the Workers entry",
-        ) as RespondAnswer,
+        ),
       ),
     delay: (to, ms, answer) => delay(sink, to, ms, answer),
     hold: (to, release) => hold(to.signal, release),

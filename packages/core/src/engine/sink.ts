@@ -1,7 +1,7 @@
 /**
  * Sending an answer, once for every runtime: {@link sendAnswer} is the one place
- * that switches over the kinds of {@link EndpointAnswer} (and over a delay and a
- * queued hang); each runtime implements the {@link AnswerSink} capabilities in
+ * that sends each kind of {@link EndpointAnswer} (through `matchAnswer`), after a
+ * delay or a queued hang; each runtime implements the {@link AnswerSink} capabilities in
  * its own file (`adapter/node/sink.ts` on `node:http`, `engine/fetch-sink.ts`
  * on `Response` for Bun, Deno and workerd). A new kind of answer is one new
  * capability here and one method per sink; nothing else branches per runtime.
@@ -16,6 +16,7 @@ import type {
   StreamAnswer,
   UpgradeAnswer,
 } from '../answer/endpoint-answer.js';
+import { answerCases, matchAnswer } from '../answer/match-answer.js';
 
 /**
  * What a runtime can do with one request's answer. `To` is the request's handle
@@ -89,20 +90,18 @@ export function sendDue<To, R>(sink: AnswerSink<To, R>, to: To, answer: Endpoint
   }
 }
 
-/** The one switch over the kinds of answer. */
+/** What each kind of answer comes to on a sink (a queued hang: held first); `a` is the sink, `b` the request's handle. */
+const SEND = answerCases<unknown, AnswerSink<unknown, unknown>, unknown>({
+  respond: (answer, sink, to) => sink.respond(to, answer),
+  stream: (answer, sink, to) => sink.stream(to, answer),
+  relay: (answer, sink, to) => sink.relay(to, answer),
+  upgrade: (answer, sink, to) => sink.upgrade(to, answer),
+  fault: (answer, sink, to) => (answer.fault === 'hang' ? released(answer, sink, to) : sink.fault(to, answer)),
+});
+
+/** Sends `answer` by its kind ({@link SEND}). */
 function sendNow<To, R>(answer: EndpointAnswer, sink: AnswerSink<To, R>, to: To): R | Promise<R> {
-  switch (answer.kind) {
-    case 'respond':
-      return sink.respond(to, answer);
-    case 'stream':
-      return sink.stream(to, answer);
-    case 'relay':
-      return sink.relay(to, answer);
-    case 'upgrade':
-      return sink.upgrade(to, answer);
-    case 'fault':
-      return answer.fault === 'hang' ? released(answer, sink, to) : sink.fault(to, answer);
-  }
+  return matchAnswer(answer, SEND, sink as AnswerSink<unknown, unknown>, to) as R | Promise<R>;
 }
 
 /** A queued hang: nothing is sent until it is released (then the answer of that moment) or the client leaves. */

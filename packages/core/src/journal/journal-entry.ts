@@ -9,7 +9,7 @@
 import type { Fault } from '../api/answer-json.js';
 import { splitEndpointTarget, urlTarget } from '../api/endpoint-target.js';
 import type { GrpcMark } from '../api/grpc-json.js';
-import type { AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../api/journal-json.js';
+import type { AnswerEntry, AnsweredBy, JournalEntry, SocketMark, UpstreamOutcome } from '../api/journal-json.js';
 import type { ValidationMark } from '../api/route-validation.js';
 import type { StateMark } from '../api/state-json.js';
 import { toBase64 } from '../codec/base64.js';
@@ -20,7 +20,7 @@ import { utf8Text } from '../codec/utf8.js';
 import { graphqlMarkOf } from '../graphql/graphql-mark.js';
 import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import type { SignatureMark } from '../signing/signature-settings.js';
-import { type KeptAnswer, responseOf, timingsOf } from './answer-record.js';
+import { type KeptAnswer, timingsOf } from './answer-record.js';
 
 /** How a request was answered, as the journal keeps it beside the request. */
 export interface AnswerMark {
@@ -86,7 +86,7 @@ export interface RecordedRequest {
   sent?: string;
   /** The request came over TLS (set by the adapter): a twin's own root is `https:`. */
   secure?: boolean;
-  /** What it was answered with (see `answer-record.ts`): set by the core as the answer is decided. */
+  /** What it was answered with (see `answer-record.ts`): set by the core as the answer is decided, kept as it is recorded. */
   answer?: KeptAnswer;
   /** A relayed answer's first body chunks as they were passed on (references), and every byte's count. */
   relayed?: Uint8Array[];
@@ -159,13 +159,17 @@ export function parseQuery(params: URLSearchParams): Record<string, string | str
   return { ...query };
 }
 
-/** Turns a recorded request into the entry the API lists. */
+/**
+ * Turns a recorded request into the entry the API lists; `response` is what it
+ * was answered with, as `answer/answer-journal.ts` reads the kept answer.
+ */
 export function toJournalEntry(
   id: number,
   request: RecordedRequest,
   statusCode: number,
   receivedAt: number,
   mark: AnswerMark = BY_NONE,
+  response?: AnswerEntry,
 ): JournalEntry {
   const q = request.target.indexOf('?');
   // A binary frame's bytes are base64 even when they happen to be UTF-8: the entry says what was sent.
@@ -199,7 +203,6 @@ export function toJournalEntry(
   if (mark.state !== undefined) entry.state = { before: { ...mark.state.before }, after: { ...mark.state.after } };
   if (request.signature !== undefined) entry.signature = { ...request.signature };
   if (request.host !== undefined) entry.host = request.host;
-  const response = responseOf(request, utf8Text);
   if (response !== undefined) entry.response = response;
   const timings = timingsOf(request);
   if (timings !== undefined) entry.timings = timings;

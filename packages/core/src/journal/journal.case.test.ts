@@ -10,6 +10,7 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RespondAnswer } from '../answer/endpoint-answer.js';
 import type { JournalEntry } from '../api/journal-json.js';
 import { answered } from './answer-record.js';
 import { JOURNAL_READ_PAGE, type Journal, readJournalPaged } from './journal.js';
@@ -100,12 +101,14 @@ export function runJournalContract(name: string, factory: JournalFactory): void 
       const sent = request('{"n":1}', '/endpoint/hook/x');
       sent.host = 'api.stripe.com:443';
       sent.startedAt = 100;
-      answered(sent, {
+      const answer: RespondAnswer = {
         kind: 'respond',
         status: 201,
         headers: { 'content-type': 'application/octet-stream', 'set-cookie': ['a=1', 'b=2'] },
         body: new Uint8Array([0xff, 0x00, 0x41]),
-      });
+        delay: 0,
+      };
+      answered(sent, answer);
       // As a sink measures them (before the journal's own write, as the Node sink does for an answer sent at once).
       sent.firstByteAt = 112.5;
       sent.doneAt = 120.25;

@@ -298,7 +298,8 @@ class AnswerCheck {
       this.out.finding(at, 'WRONG_CONTENT_TYPE', 'body', `one of ${declared.join(', ')}`, essence(body.type));
       return;
     }
-    if (media.schema === undefined || body.kind === 'bytes' || body.kind === 'stream') return;
+    // Only a JSON or a text body can be held against the schema (bytes and events cannot).
+    if (media.schema === undefined || (body.kind !== 'json' && body.kind !== 'text')) return;
     if (template) {
       this.out.note(
         at,

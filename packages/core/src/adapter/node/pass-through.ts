@@ -28,20 +28,16 @@ const UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** The refusal for a failure to reach the target: its code's status and message. */
 function failure(error: unknown, target: string): RespondAnswer {
-  if (isMockpointError(error)) return errorAnswer(error.status, error.code, error.message) as RespondAnswer;
+  if (isMockpointError(error)) return errorAnswer(error.status, error.code, error.message);
   const cause = error as NodeJS.ErrnoException;
   if (cause.code === 'ETIMEDOUT' || cause.name === 'TimeoutError') {
-    return errorAnswer(
-      504,
-      'UPSTREAM_TIMEOUT',
-      `${target} did not answer within ${UPSTREAM_TIMEOUT_MS} ms`,
-    ) as RespondAnswer;
+    return errorAnswer(504, 'UPSTREAM_TIMEOUT', `${target} did not answer within ${UPSTREAM_TIMEOUT_MS} ms`);
   }
   return errorAnswer(
     502,
     'UPSTREAM_FAILED',
     `passing through to ${target} failed: ${cause.code ?? cause.message ?? 'unknown error'}`,
-  ) as RespondAnswer;
+  );
 }
 
 /** Flat raw header lines (name, value, …) for `writeHead`. */
@@ -65,7 +61,7 @@ export function passThroughRequest(
   try {
     url = new URL(req.url ?? '');
   } catch {
-    send(errorAnswer(400, 'REQUEST_INVALID', 'the request target is not a URL') as RespondAnswer);
+    send(errorAnswer(400, 'REQUEST_INVALID', 'the request target is not a URL'));
     return;
   }
   const target = `${url.protocol}//${url.host}`;
@@ -75,7 +71,7 @@ export function passThroughRequest(
         400,
         'REQUEST_INVALID',
         `only http:// targets pass through as absolute-form requests; ${url.protocol}// goes through CONNECT`,
-      ) as RespondAnswer,
+      ),
     );
     return;
   }
@@ -108,7 +104,7 @@ export function passThroughRequest(
         502,
         'UPSTREAM_FAILED',
         `${target} answered 101 Switching Protocols to a request that asked for no upgrade`,
-      ) as RespondAnswer,
+      ),
     );
   });
   outgoing.once('response', (upstream) => {
@@ -141,7 +137,7 @@ export function passThroughConnect(target: string, socket: Duplex, head: Buffer,
     if (url.host !== target.toLowerCase() && `${url.host}:443` !== target.toLowerCase())
       throw new Error('not host:port');
   } catch {
-    refuse(socket, errorAnswer(400, 'REQUEST_INVALID', 'a CONNECT target is host:port') as RespondAnswer);
+    refuse(socket, errorAnswer(400, 'REQUEST_INVALID', 'a CONNECT target is host:port'));
     return;
   }
   try {

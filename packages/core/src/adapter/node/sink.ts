@@ -8,12 +8,13 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ServerHttp2Stream } from 'node:http2';
 import {
+  type EndpointAnswer,
   errorAnswer,
   type FaultAnswer,
   type RelayAnswer,
-  type RespondAnswer,
   type StreamAnswer,
 } from '../../answer/endpoint-answer.js';
+import { letGo } from '../../answer/match-answer.js';
 import type { OpenStreams } from '../../answer/stream/open-streams.js';
 import { nodeBuiltin } from '../../cache/node-builtin.js';
 import { truncatedBody } from '../../codec/truncated-body.js';
@@ -88,7 +89,7 @@ export function lastResort(res: ServerResponse, report: NodeSinkOptions['report'
     return;
   }
   try {
-    const failed = errorAnswer(500, 'INTERNAL', LAST_RESORT_MESSAGE, { head: req?.method === 'HEAD' }) as RespondAnswer;
+    const failed = errorAnswer(500, 'INTERNAL', LAST_RESORT_MESSAGE, { head: req?.method === 'HEAD' });
     // Whatever a failed writeHead left set is dropped: the error answer's own headers only, and
     // its own reason phrase (Node keeps the one the failed call set: "500 Created").
     for (const name of res.getHeaderNames()) res.removeHeader(name);
@@ -185,16 +186,15 @@ function relay(res: ServerResponse, answer: RelayAnswer): void {
 }
 
 const TIMER = Symbol('mockpoint.delay');
-type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout> };
+const DELAYED = Symbol('mockpoint.delayed');
+type DelayedResponse = ServerResponse & { [TIMER]?: ReturnType<typeof setTimeout>; [DELAYED]?: EndpointAnswer };
 
 /** A delayed answer's timer, freed when the client leaves ('close' also fires after a normal end: harmless). */
 function cancelDelay(this: DelayedResponse): void {
   clearTimeout(this[TIMER]);
-}
-
-/** Cancels a relayed body never sent (its client left during its delay), so the upstream's connection is let go. */
-function dropRelay(res: ServerResponse, answer: RelayAnswer): void {
-  if (!res.headersSent) answer.body?.cancel().catch(() => undefined);
+  // An answer never sent (its client left during its delay) lets go of what it holds: a relay's upstream.
+  const answer = this[DELAYED];
+  if (answer !== undefined && !this.headersSent) letGo(answer);
 }
 
 /** Resolves `true` when `release` aborts, `false` when `res` closes first. */
@@ -279,16 +279,15 @@ export function createNodeSink(options: NodeSinkOptions): AnswerSink<ServerRespo
           501,
           'WEBSOCKET_UNSUPPORTED',
           "this listener does not accept WebSocket upgrades; serve with serve() of @mockpoint/core/node, which listens for 'upgrade'",
-        ) as RespondAnswer,
+        ),
       );
     },
     // One timer and one listener, no closure and no Promise: the delay benchmark's hot path.
     delay(res, ms, answer) {
       if (res.destroyed) return;
       (res as DelayedResponse)[TIMER] = setTimeout(sendDue, ms, sink, res, answer);
+      (res as DelayedResponse)[DELAYED] = answer;
       res.once('close', cancelDelay);
-      // A relayed answer held by the chaos latency: a client gone before it is sent lets the upstream go.
-      if (answer.kind === 'relay') res.once('close', () => dropRelay(res, answer));
     },
     hold,
     // The connection is gone: there is no one to answer.

@@ -9,6 +9,7 @@ import type { Fault, TakenAnswer } from '../../api/answer-json.js';
 import type { RouteAnswer } from '../../api/route.js';
 import { utf8Length } from '../../codec/utf8-length.js';
 import type { AnswerHeaderMap, EndpointAnswer, RespondAnswer, StreamAnswer } from '../endpoint-answer.js';
+import { answerCases, matchAnswer } from '../match-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from '../read-response.js';
 import { compileAnswer } from '../routes/route-answer.js';
 import { STREAM_HEADERS } from '../stream/stream-frames.js';
@@ -77,6 +78,26 @@ const NO_CONTEXT: TemplateContext = {
   budget: new RenderBudget(Number.POSITIVE_INFINITY),
 };
 
+/** A queued answer's own parts rendered (headers, a body): a respond answer, or nothing to use. */
+const RESPONDED = answerCases<RespondAnswer | undefined>({
+  respond: (answer) => answer,
+  otherwise: () => undefined,
+});
+
+/**
+ * What a fallback lends a queued answer without a body of its own: its body; a
+ * stream's events (written out as one body, which a `close` fault cuts in half).
+ */
+const LENT = answerCases<Pick<PlannedAnswer, 'body' | 'stream'>, Fault | undefined>({
+  respond: (fallback) => ({ body: fallback.body }),
+  stream: (fallback, fault) =>
+    fault === 'close'
+      ? { body: streamBytes(fallback.frames) }
+      : { body: null, stream: { frames: fallback.frames, end: fallback.end } },
+  // A fallback is a record's or a route's answer that responds or streams (`QueueFallback`).
+  otherwise: () => ({ body: null }),
+});
+
 /**
  * Resolves one queued answer for `name` against `fallback` (what would answer
  * without the queue, `undefined` when nothing would): each absent field takes the
@@ -105,7 +126,7 @@ export function planQueuedAnswer(
   else if (taken.bodyBase64 !== undefined) own.bodyBase64 = taken.bodyBase64;
   if (taken.template === true) own.template = true;
   const rendered = (taken.headers !== undefined || hasBody) && compileAnswer(own).answer(false, context);
-  const mine = rendered && rendered.kind === 'respond' ? rendered : undefined;
+  const mine = rendered ? matchAnswer(rendered, RESPONDED, undefined, undefined) : undefined;
 
   let statusCode: number;
   let body: string | Uint8Array | null;
@@ -120,12 +141,7 @@ export function planQueuedAnswer(
         : { ...ownHeaders(fallback?.headers ?? {}, 'content-type'), ...pick(mine.headers, 'content-type') };
   } else if (fallback !== undefined) {
     statusCode = taken.statusCode ?? fallback.status;
-    if (fallback.kind === 'respond') body = fallback.body;
-    else if (taken.fault === 'close') body = streamBytes(fallback.frames);
-    else {
-      body = null;
-      stream = { frames: fallback.frames, end: fallback.end };
-    }
+    ({ body, stream } = matchAnswer(fallback, LENT, taken.fault, undefined));
     const type = pick(fallback.headers, 'content-type');
     headers = mine !== undefined ? { ...type, ...ownHeaders(mine.headers) } : ownHeaders(fallback.headers);
   } else {

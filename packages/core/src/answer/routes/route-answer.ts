@@ -14,8 +14,9 @@ import { jsonTextOf } from '../../codec/json-text.js';
 import { utf8Length } from '../../codec/utf8-length.js';
 import { type Latency, latencySampler } from '../../random/latency.js';
 import { parseTemplate } from '../../template/template-syntax.js';
-import type { AnswerHeaderMap, FaultAnswer, RespondAnswer } from '../endpoint-answer.js';
+import type { AnswerHeaderMap, EndpointAnswer, FaultAnswer, RespondAnswer } from '../endpoint-answer.js';
 import { errorAnswer, reuseHeaders } from '../endpoint-answer.js';
+import { answerCases, matchAnswer } from '../match-answer.js';
 import { BODILESS_STATUS, CORS_HEADERS } from '../read-response.js';
 import { compileJsonTemplate, type JsonTemplate, renderJson, renderText, type TemplateContext } from '../template.js';
 import { KIND_COMPILERS } from './answer-kinds.js';
@@ -89,13 +90,17 @@ function withLatency(compiled: CompiledAnswer, latency: Latency): CompiledAnswer
     templated: compiled.templated,
     bytes: compiled.bytes,
     answer(head, context) {
-      const sent = compiled.answer(head, context);
-      if (sent.kind === 'relay') return sent;
-      return { ...sent, delay: sent.delay + draw() };
+      return matchAnswer(compiled.answer(head, context), LATER, draw, undefined);
     },
     ...(compiled.contextOf === undefined ? {} : { contextOf: compiled.contextOf }),
   };
 }
+
+/** A drawn delay added to the answer's own; a relay waits for its upstream instead. */
+const LATER = answerCases<EndpointAnswer, () => number>({
+  relay: (answer) => answer,
+  otherwise: (answer, draw) => ({ ...answer, delay: answer.delay + draw() }),
+});
 
 function compileFixed(answer: RouteAnswer): CompiledAnswer {
   // Checked once per compile, never per request; a templated value's placeholders render sendable.

@@ -11,10 +11,12 @@
 import type {
   EndpointAnswer,
   RelayAnswer,
+  RespondAnswer,
   StreamAnswer,
   StreamFrame,
   UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
+import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { PreparedFrame, SocketScript } from '../../answer/websocket/socket-script.js';
 
 /** The most slices a body is cut into. */
@@ -72,10 +74,12 @@ function pacedRelay(answer: RelayAnswer, bytesPerSecond: number): RelayAnswer {
  * bytes; anything without bytes (a fault) as it is.
  */
 export function throttled(answer: EndpointAnswer, bytesPerSecond: number): EndpointAnswer {
-  if (answer.kind === 'stream') return pacedStream(answer, bytesPerSecond);
-  if (answer.kind === 'upgrade') return pacedScript(answer, bytesPerSecond);
-  if (answer.kind === 'relay') return pacedRelay(answer, bytesPerSecond);
-  if (answer.kind !== 'respond' || answer.body === null) return answer;
+  return matchAnswer(answer, PACED, bytesPerSecond, undefined);
+}
+
+/** A body as timed slices: a stream of frames, each held for its bytes. */
+function pacedBody(answer: RespondAnswer, bytesPerSecond: number): EndpointAnswer {
+  if (answer.body === null) return answer;
   const bytes = typeof answer.body === 'string' ? encoder.encode(answer.body) : answer.body;
   if (bytes.byteLength === 0) return answer;
   const size = Math.max(Math.ceil(bytesPerSecond / TICKS_PER_SECOND), Math.ceil(bytes.byteLength / MAX_FRAMES));
@@ -96,3 +100,12 @@ export function throttled(answer: EndpointAnswer, bytesPerSecond: number): Endpo
   };
   return stream;
 }
+
+/** How each kind is paced; a fault has no bytes to pace. */
+const PACED = answerCases<EndpointAnswer, number>({
+  respond: pacedBody,
+  stream: pacedStream,
+  upgrade: pacedScript,
+  relay: pacedRelay,
+  fault: (answer) => answer,
+});

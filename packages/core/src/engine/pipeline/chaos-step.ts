@@ -50,7 +50,7 @@ function faultAnswer(exchange: Exchange, fault: ChaosFault, delay: number, key: 
       : `injected by the chaos of "${exchange.name}" (${fault}); clear it with DELETE /api/endpoints/${exchange.name}/chaos`;
   const extra = fault === '429' ? { 'retry-after': '1' } : undefined;
   const answer = errorAnswer(status, code, message, { head: exchange.head, cors: true, extra });
-  return answer.kind === 'respond' && delay > 0 ? { ...answer, delay } : answer;
+  return delay > 0 ? { ...answer, delay } : answer;
 }
 
 /** One request's decision by the plan kept under `key`: a fault answers it; none passes it on, the latency kept for its answer. */

@@ -11,6 +11,7 @@
  * @module
  */
 import type { SocketSession, UpgradeAnswer } from '../../answer/endpoint-answer.js';
+import { answerCases, letGo, matchAnswer } from '../../answer/match-answer.js';
 import { GRAPHQL_WS_PROTOCOL, type GraphqlWsResult, speakGraphqlWs } from '../../answer/websocket/graphql-ws.js';
 import type { SocketScript } from '../../answer/websocket/socket-script.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
@@ -40,21 +41,34 @@ function fromVerdict(verdict: Verdict | undefined): GraphqlWsResult | undefined 
   if (verdict === undefined) return undefined;
   const by = verdict.mark?.answeredBy;
   const route = typeof by === 'object' && by !== null && 'route' in by ? `route ${by.route}` : 'the route';
-  const { answer } = verdict;
-  if (answer.kind === 'relay') {
-    answer.body?.cancel().catch(() => undefined);
-    return errorsText(`${route} is a proxy route: its answer cannot be sent over graphql-ws.`);
-  }
-  if (answer.kind !== 'respond') {
-    return errorsText(`${route} answers with a ${answer.kind}, which graphql-ws cannot carry: give it a data answer.`);
-  }
-  const text = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body);
-  const value = jsonValueOf(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('data' in value || 'errors' in value)) {
-    return errorsText(`${route} answered ${answer.status} without a GraphQL result ({ data?, errors? }) as its body.`);
-  }
-  return { next: text };
+  return matchAnswer(verdict.answer, OVER_GRAPHQL_WS, route, undefined);
 }
+
+/** What each kind of a route's answer gives over graphql-ws (`route` names the route in the errors). */
+const OVER_GRAPHQL_WS = answerCases<GraphqlWsResult, string>({
+  respond: (answer, route) => {
+    const text =
+      answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body);
+    const value = jsonValueOf(text);
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Array.isArray(value) ||
+      !('data' in value || 'errors' in value)
+    ) {
+      return errorsText(
+        `${route} answered ${answer.status} without a GraphQL result ({ data?, errors? }) as its body.`,
+      );
+    }
+    return { next: text };
+  },
+  relay: (answer, route) => {
+    letGo(answer);
+    return errorsText(`${route} is a proxy route: its answer cannot be sent over graphql-ws.`);
+  },
+  otherwise: (answer, route) =>
+    errorsText(`${route} answers with a ${answer.kind}, which graphql-ws cannot carry: give it a data answer.`),
+});
 
 /** The schema's answer (a request error: `error`; otherwise `next`). */
 function fromText(text: GraphqlAnswerText): GraphqlWsResult {

@@ -14,8 +14,10 @@
  */
 
 import type { EndpointAnswer, RespondAnswer } from '../../answer/endpoint-answer.js';
+import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { RouteTable } from '../../answer/routes/route-table.js';
 import type { McpAnswer } from '../../api/mcp-json.js';
+import type { AnswerMark } from '../../journal/journal-entry.js';
 import { NOT_JSON } from '../../journal/request-filter.js';
 import type { Exchange } from './exchange.js';
 import { mcpMessageText, sentToMcp } from './mcp-answer.js';
@@ -75,8 +77,17 @@ function refusalOf(answer: RespondAnswer, rateLimited: boolean): { code?: string
 
 /** Whether a verdict is one of the pipeline's refusals (not the fake server's own answer, nor a queued body). */
 function isRefusal(verdict: Verdict): verdict is Verdict & { answer: RespondAnswer } {
-  const { answer, mark } = verdict;
-  if (answer.kind !== 'respond' || answer.status < 400) return false;
+  return matchAnswer(verdict.answer, REFUSAL, verdict.mark, undefined);
+}
+
+/** Only a respond answer can be a refusal (a status of 400 or more; see {@link refusing}). */
+const REFUSAL = answerCases<boolean, AnswerMark | undefined>({
+  respond: refusing,
+  otherwise: () => false,
+});
+
+function refusing(answer: RespondAnswer, mark: AnswerMark | undefined): boolean {
+  if (answer.status < 400) return false;
   if (mark?.rateLimited === true) return true;
   const by = mark?.answeredBy;
   if (typeof by === 'object' && 'route' in by) return false;

@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import { headersAdded } from '../../answer/match-answer.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { type RateLimitStyle, type RouteRateLimit, windowMs } from '../../api/rate-limit.js';
 import { rateLimitHeaders } from '../../api/rate-limit-headers.js';
@@ -26,9 +26,9 @@ import { after, type Maybe, type Step, type Verdict } from './step.js';
 
 /** `verdict` with `headers` added to its answer (a fault sends none of its own). */
 function withHeaders(verdict: Verdict | undefined, headers: Record<string, string>): Verdict | undefined {
-  if (verdict === undefined || verdict.answer.kind === 'fault') return verdict;
-  const answer = { ...verdict.answer, headers: { ...verdict.answer.headers, ...headers } } as EndpointAnswer;
-  return { ...verdict, answer };
+  if (verdict === undefined) return verdict;
+  const answer = headersAdded(verdict.answer, headers);
+  return answer === verdict.answer ? verdict : { ...verdict, answer };
 }
 
 /** Whether a table has a rate-limited route, once per table: the others go straight to the routes' step. */

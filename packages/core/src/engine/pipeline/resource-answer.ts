@@ -13,7 +13,7 @@
  * @module
  */
 
-import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
+import { type EndpointAnswer, errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
 import { JSON_HEADERS } from '../../answer/read-response.js';
 import type { RouteHit } from '../../answer/routes/route-table.js';
 import { renderHeader } from '../../answer/template.js';
@@ -61,7 +61,7 @@ function json(
   text: string,
   extra: Record<string, string> = {},
   bytes = utf8Length(text),
-): EndpointAnswer {
+): RespondAnswer {
   // Object.assign, not a spread: spreading `extra` over a key JSON_HEADERS has too
   // (access-control-expose-headers) cost 4% of a list's CPU in the profile (~2 µs).
   const headers: Record<string, string> = Object.assign({}, JSON_HEADERS, extra);
@@ -167,7 +167,8 @@ function listed(items: readonly Item[], search: string): Listed {
 
 /** An answer, and the item it answers (none for a list or a removal), which `{{item…}}` headers read. */
 interface Answered {
-  answer: EndpointAnswer;
+  /** A resource answers with JSON (or an error in JSON): a respond answer, always. */
+  answer: RespondAnswer;
   item?: Item;
 }
 
@@ -362,7 +363,7 @@ function templatesOf(answer: RouteAnswer, headers: AnswerHeaders): ReadonlyMap<s
 function withHeaders(exchange: Exchange, hit: RouteHit, answered: Answered): EndpointAnswer {
   const { answer } = answered;
   const own = hit.route.route.answer;
-  if (own.headers === undefined || answer.kind !== 'respond') return answer;
+  if (own.headers === undefined) return answer;
   const headers: Record<string, string | readonly string[]> = Object.assign({}, answer.headers);
   if (own.template !== true) {
     for (const [name, value] of Object.entries(own.headers)) headers[name.toLowerCase()] = value;

@@ -6,6 +6,7 @@
  */
 
 import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
+import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../registry/errors.js';
 import type { CachedResponse } from '../response-cache.js';
@@ -58,6 +59,11 @@ export function recordAnswer(exchange: Exchange, entry: CachedResponse | undefin
 
 /** A stream that ends with `hang` is let go at the next change of its name (see `EndpointChanges`). */
 export function heldUntilChange<A extends EndpointAnswer>(exchange: Exchange, answer: A): A {
-  if (answer.kind !== 'stream' || answer.end !== 'hang') return answer;
-  return { ...answer, release: exchange.parts.endpoints.changes.signal(exchange.name) };
+  return matchAnswer(answer, HELD, exchange, undefined) as A;
 }
+
+const HELD = answerCases<EndpointAnswer, Exchange>({
+  stream: (answer, exchange) =>
+    answer.end === 'hang' ? { ...answer, release: exchange.parts.endpoints.changes.signal(exchange.name) } : answer,
+  otherwise: (answer) => answer,
+});

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Hono } from 'hono';
+import { sentWhole } from '../../answer/answer-journal.js';
 import { type EndpointTarget, splitEndpointTarget } from '../../api/endpoint-target.js';
 import { rawHeader } from '../../codec/raw-headers.js';
 import { READ_METHODS } from '../../engine/endpoint-handler.js';
@@ -46,8 +47,7 @@ export type Responder = (
 function handedOver(recorded: RecordedRequest, response: Response): Response {
   const now = performance.now();
   recorded.firstByteAt = now;
-  const kind = recorded.answer?.kind;
-  if (kind === 'respond' || kind === 'cut') recorded.doneAt = now;
+  if (sentWhole(recorded)) recorded.doneAt = now;
   return response;
 }
 

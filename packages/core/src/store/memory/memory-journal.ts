@@ -7,8 +7,9 @@
  * @module
  */
 
+import { keep, keptBytes, responseOf } from '../../answer/answer-journal.js';
 import type { JournalEntry, JournalPage } from '../../api/journal-json.js';
-import { keptBytes } from '../../journal/answer-record.js';
+import { utf8Text } from '../../codec/utf8.js';
 import {
   Followers,
   type Journal,
@@ -62,7 +63,7 @@ interface NamedRecord {
 
 /** The entry the API lists for `item`. */
 function entryOf(item: Recorded): JournalEntry {
-  return toJournalEntry(item.id, item, item.statusCode, item.receivedAt, item.mark);
+  return toJournalEntry(item.id, item, item.statusCode, item.receivedAt, item.mark, responseOf(item, utf8Text));
 }
 
 interface Waiter {
@@ -282,6 +283,7 @@ export class RequestJournal implements Journal {
     receivedAt: number = Date.now(),
   ): number {
     const ring = this.#ring(name);
+    keep(request);
     const item = request as Recorded;
     item.id = this.#nextId++;
     item.statusCode = statusCode;

@@ -7,10 +7,11 @@
  * @module
  */
 
+import { keep, responseOf } from '../../answer/answer-journal.js';
 import type { AnswerEntry, AnswerTimings, JournalEntry, JournalPage, QueuedMark } from '../../api/journal-json.js';
 import { toBase64 } from '../../codec/base64.js';
 import { utf8Text } from '../../codec/utf8.js';
-import { responseOf, timingsOf } from '../../journal/answer-record.js';
+import { timingsOf } from '../../journal/answer-record.js';
 import {
   Followers,
   type Journal,
@@ -402,6 +403,7 @@ export class RedisJournal implements Journal {
 
   record(name: string, request: RecordedRequest, statusCode: number, mark?: AnswerMark): void {
     const receivedAt = Date.now();
+    keep(request);
     const stored: Stored = {
       m: request.method,
       t: request.target,

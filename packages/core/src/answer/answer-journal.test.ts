@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyAnswer, type RespondAnswer } from '../answer/endpoint-answer.js';
 import { createApp } from '../index.js';
 import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
-import { keptAnswer } from './answer-record.js';
+import { keptAnswer } from './answer-journal.js';
+import { emptyAnswer, type RespondAnswer } from './endpoint-answer.js';
 
 describe('the answer a journal entry keeps', () => {
   it('is the answer sent: status, headers and the exact body (base64 where not UTF-8)', async () => {
