@@ -9,6 +9,7 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
+import { QUIET_LOG } from './helpers/octokit.js';
 import {
   exampleKeys,
   hookReceiver,
@@ -21,8 +22,6 @@ import {
 
 const twinRedis = useTwinRedis();
 
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 const SECRET = 'It is a secret to everybody';
 
 /** A workflow GitHub dispatches (`workflow_dispatch`), and one it does not. */
@@ -51,7 +50,7 @@ async function opened(received: readonly Received[]) {
 describe.each(TWIN_PLACES)("the GitHub twin's workflow runs and installations (%s)", (place) => {
   it('dispatches a workflow file into a run, reads, lists and cancels it, telling workflow_run', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const receiver = await hookReceiver();
     try {
       const repo = { owner: 'octocat', repo: 'widgets' };
@@ -144,7 +143,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's workflow runs and installations (%
 
   it('installs the App on a repository’s owner, suspends, unsuspends and uninstalls it, telling installation', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const receiver = await hookReceiver();
     try {
       const repo = { owner: 'acme', repo: 'site' };
@@ -229,7 +228,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's workflow runs and installations (%
 
 it('mockpoint trigger github sends workflow_run and installation, made through the twin', async () => {
   const { daemon, name, root } = await twinDaemon('github', 'memory');
-  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
   const hooks = await hookReceiver();
   try {
     const repo = { owner: 'octo', repo: 'app' };

@@ -9,19 +9,10 @@ import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { requestJson, startDaemon } from './helpers/daemon.js';
+import { QUIET_LOG, rejection } from './helpers/octokit.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
-
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-
-/** What a request Octokit rejects answered: its status and body. */
-const failed = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: { status: number; response?: { data?: unknown } }) => [error.status, error.response?.data],
-  );
 
 /** Bytes no UTF-8 decoder keeps whole: every byte value, twice. */
 const BINARY = Uint8Array.from({ length: 512 }, (_, at) => at % 256);
@@ -29,7 +20,7 @@ const BINARY = Uint8Array.from({ length: 512 }, (_, at) => at % 256);
 describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
   it("keeps each asset's browser_download_url at its release's tag as the tag changes", async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'moving' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0' })).data;
@@ -76,7 +67,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
 
   it('uploads at the release’s upload_url, reads, lists, renames and deletes an asset', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'widgets' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0' })).data;
@@ -130,7 +121,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
       data: 'again',
       headers: { 'content-type': 'text/plain' },
     });
-    expect(await failed(again)).toEqual([
+    expect(await rejection(again)).toEqual([
       422,
       expect.objectContaining({
         message: 'Validation Failed',
@@ -149,7 +140,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
 
     // Renamed (onto the other's name: refused), then deleted: gone from the list and the release.
     const clash = octokit.rest.repos.updateReleaseAsset({ ...repo, asset_id: notes.data.id, name: asset.name });
-    expect(await failed(clash)).toEqual([422, expect.objectContaining({ message: 'Validation Failed' })]);
+    expect(await rejection(clash)).toEqual([422, expect.objectContaining({ message: 'Validation Failed' })]);
     const renamed = await octokit.rest.repos.updateReleaseAsset({
       ...repo,
       asset_id: asset.id,
@@ -163,7 +154,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
     });
     const removed = await octokit.rest.repos.deleteReleaseAsset({ ...repo, asset_id: notes.data.id });
     expect(removed.status).toBe(204);
-    expect(await failed(octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: notes.data.id }))).toEqual([
+    expect(await rejection(octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: notes.data.id }))).toEqual([
       404,
       expect.objectContaining({ message: 'Not Found' }),
     ]);
@@ -172,7 +163,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
 
     // Its release deleted: no asset of it is found, and none is uploaded to it.
     await octokit.rest.repos.deleteRelease({ ...repo, release_id: release.id });
-    expect((await failed(octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: asset.id })))[0]).toBe(404);
+    expect((await rejection(octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: asset.id })))[0]).toBe(404);
     const orphan = octokit.rest.repos.uploadReleaseAsset({
       ...repo,
       release_id: release.id,
@@ -181,14 +172,14 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
       data: 'late',
       headers: { 'content-type': 'text/plain' },
     });
-    expect((await failed(orphan))[0]).toBe(404);
+    expect((await rejection(orphan))[0]).toBe(404);
   });
 
   it('gives the upload_url of the root the request reached, and refuses an asset with no name', async () => {
     const twin = await twinAt('github', place, twinRedis);
     // The daemon's port, below `/endpoint/{name}` (in a namespace, its root already is).
     const root = place === 'namespace' ? twin.root : `${twin.daemon.url}/endpoint/${twin.name}`;
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'gadgets' };
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v2' })).data;
     expect(release.upload_url).toBe(`${root}/repos/octocat/gadgets/releases/${release.id}/assets{?name,label}`);
@@ -205,7 +196,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
     expect((await octokit.rest.repos.listReleaseAssets({ ...repo, release_id: release.id })).data).toEqual([]);
     // A release never made: GitHub's 404.
     const never = octokit.rest.repos.listReleaseAssets({ ...repo, release_id: 999_999 });
-    expect((await failed(never))[0]).toBe(404);
+    expect((await rejection(never))[0]).toBe(404);
   });
 });
 
@@ -227,7 +218,7 @@ it('gives the upload_url of the root reached on Bun: a --serve port, /endpoint/{
     `${daemon.url}/ns/team/endpoint/gh`,
   ];
   for (const [at, root] of roots.entries()) {
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: `bun${at}` };
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1' })).data;
     expect(release.upload_url).toBe(`${root}/repos/octocat/${repo.repo}/releases/${release.id}/assets{?name,label}`);

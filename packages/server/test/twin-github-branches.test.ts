@@ -5,12 +5,10 @@
 // 422 where it answers them. Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
-
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 
 /** What a request Octokit rejects answered: its status and message. */
 const failed = (promise: Promise<unknown>) =>
@@ -22,7 +20,7 @@ const failed = (promise: Promise<unknown>) =>
 describe.each(TWIN_PLACES)("the GitHub twin's branches (%s)", (place) => {
   it('lists and reads branches of the refs it holds, and keeps, summarises and removes their protection', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'guarded' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     // No branch yet: none listed, a read is GitHub's 404.

@@ -7,12 +7,11 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, TWIN_PLACES, twinAt, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 const SECRET = 'It is a secret to everybody';
 
 /** What a request Octokit rejects answered: its status. */
@@ -25,7 +24,7 @@ const failed = (promise: Promise<unknown>) =>
 describe.each(TWIN_PLACES)("the GitHub twin's collaborators (%s)", (place) => {
   it('invites, changes, accepts and removes a collaborator, with member events to the hook', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const receiver = await hookReceiver();
     try {
       // An organization's repository (a personal one's collaborators are all `write`: below).
@@ -152,7 +151,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's collaborators (%s)", (place) => {
 describe.each(TWIN_PLACES)("the GitHub twin's collaborators by affiliation (%s)", (place) => {
   it("gives a personal repository's collaborators write whatever permission is sent, and lists by affiliation", async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const mine = { owner: 'octocat', repo: 'notes' };
     const org = { owner: 'acme', repo: 'site' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: mine.repo });
@@ -218,7 +217,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's collaborators by affiliation (%s)"
 
 it('mockpoint trigger github sends member.added and member.removed, made through the twin', async () => {
   const { daemon, name, root } = await twinDaemon('github', 'memory');
-  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
   const hooks = await hookReceiver();
   try {
     const repo = { owner: 'octo', repo: 'app' };

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { Octokit } from '@octokit/rest';
 import { expect, it } from 'vitest';
 import { requestJson, useDaemons } from './helpers/daemon.js';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { twinDaemon } from './helpers/twin.js';
 
 useDaemons();
@@ -54,9 +55,7 @@ async function sendEach(
 
 it('answers GitHub operations beyond issues, pulls and hooks as GitHub does (octokit)', async () => {
   const { root } = await twinDaemon('github', 'level');
-  const quiet = () => undefined;
-  const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
   const repo = { owner: 'octo', repo: 'app' };
   const failure = (promise: Promise<unknown>) =>
     promise.then(

@@ -8,35 +8,23 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit, type RestEndpointMethodTypes } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
+import { GITHUB_NOT_FOUND, LONE_SURROGATE, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-
-/** What a request Octokit rejects answered: its status and body. */
-const failed = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: { status: number; response?: { data?: unknown } }) => [error.status, error.response?.data],
-  );
-
-const NOT_FOUND = [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
 const SEED = 5171;
 const NAMES = 30;
-/** A surrogate not of a pair. */
-const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (place) => {
   it('makes, updates, reads, lists and deletes environments with their protection rules', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'deployed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     expect((await octokit.rest.repos.getAllEnvironments(repo)).data).toEqual({ total_count: 0, environments: [] });
     const never = octokit.rest.repos.getEnvironment({ ...repo, environment_name: 'staging' });
-    expect(await failed(never)).toEqual(NOT_FOUND);
+    expect(await rejection(never)).toEqual(GITHUB_NOT_FOUND);
 
     // Made with no settings: no rules, every branch.
     const staging = await octokit.rest.repos.createOrUpdateEnvironment({ ...repo, environment_name: 'staging' });
@@ -100,7 +88,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
         environment_name: 'staging',
         ...settings,
       });
-      expect(await failed(answer), JSON.stringify(settings)).toEqual([
+      expect(await rejection(answer), JSON.stringify(settings)).toEqual([
         422,
         { message: expect.any(String), documentation_url: expect.any(String) },
       ]);
@@ -112,11 +100,11 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
     // Deleted: gone from reads and the list; a second delete is GitHub's 404.
     const removed = await octokit.rest.repos.deleteAnEnvironment({ ...repo, environment_name: 'staging' });
     expect(removed.status).toBe(204);
-    expect(await failed(octokit.rest.repos.getEnvironment({ ...repo, environment_name: 'staging' }))).toEqual(
-      NOT_FOUND,
+    expect(await rejection(octokit.rest.repos.getEnvironment({ ...repo, environment_name: 'staging' }))).toEqual(
+      GITHUB_NOT_FOUND,
     );
-    expect(await failed(octokit.rest.repos.deleteAnEnvironment({ ...repo, environment_name: 'staging' }))).toEqual(
-      NOT_FOUND,
+    expect(await rejection(octokit.rest.repos.deleteAnEnvironment({ ...repo, environment_name: 'staging' }))).toEqual(
+      GITHUB_NOT_FOUND,
     );
     expect((await octokit.rest.repos.getAllEnvironments(repo)).data.total_count).toBe(1);
     // Another repository's environments are its own.
@@ -127,7 +115,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
 
   it(`makes, reads and deletes ${NAMES} environments of random names (seed ${SEED})`, async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     const random = prng(SEED);
@@ -136,14 +124,14 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
     // One name of each spelling (names are not case sensitive).
     const byCase = new Map(['prod/eu', 'a b', '%2F', '#1?x=&y', 'x'.repeat(256)].map((name) => [name, name]));
     while (byCase.size < NAMES) {
-      const name = randomText(random, 1 + Math.floor(random() * 40)).replace(LONE, '\ufffd');
+      const name = randomText(random, 1 + Math.floor(random() * 40)).replace(LONE_SURROGATE, '\ufffd');
       if (!/^\.{1,2}$/.test(name)) byCase.set(name.toLowerCase(), name);
     }
     const names = [...byCase.values()];
     for (const name of names) {
       const made = octokit.rest.repos.createOrUpdateEnvironment({ ...repo, environment_name: name });
       if (name.length > 255) {
-        expect((await failed(made))[0], 'a name past 255').toBe(422);
+        expect((await rejection(made))[0], 'a name past 255').toBe(422);
         continue;
       }
       const id = (await made).data.id;
@@ -165,7 +153,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
       const answer = await fetch(`${twin.root}/repos/octocat/fuzzed/environments/${path}`, {
         headers: { authorization: 'token ghp_test123' },
       });
-      expect([answer.status, await answer.json()], path).toEqual(NOT_FOUND);
+      expect([answer.status, await answer.json()], path).toEqual(GITHUB_NOT_FOUND);
     }
   });
 });

@@ -12,11 +12,10 @@ import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from './helpers/daemon.js';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, type Received, sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 const SECRET = 'It is a secret to everybody';
 const ZERO = '0'.repeat(40);
 
@@ -62,7 +61,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's events of its own state (%s)", (pl
 
   it('sends push, create, delete of files and refs, and synchronize of a pull whose head moves', async () => {
     const { root } = await twins();
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const receiver = await hookReceiver();
     try {
       const made = await octokit.rest.repos.createInOrg({ org: 'octo-org', name: 'widgets' });
@@ -167,7 +166,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's events of its own state (%s)", (pl
 
   it('sends release, pull_request_review, pull_request.reopened and repository events of its state', async () => {
     const { root } = await twins();
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const receiver = await hookReceiver();
     try {
       const made = await octokit.rest.repos.createInOrg({ org: 'octo-org', name: 'gadgets' });
@@ -254,7 +253,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's events of its own state (%s)", (pl
 
   it('mockpoint trigger github sends each of these events, made through the twin, to the hook and --to', async () => {
     const { api, name, root } = await twins();
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const hooks = await hookReceiver();
     const once = await hookReceiver();
     try {

@@ -11,12 +11,11 @@ import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 import { requestJson } from './helpers/daemon.js';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 const REQUEST_ID = /^[0-9A-F]{4}:[0-9A-F]{4}:[0-9A-F]{6}:[0-9A-F]{6}:[0-9A-F]{8}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -35,7 +34,7 @@ async function refusal(
 describe("the GitHub twin's headers", () => {
   it('answers with a request id and its rate limit, and a GET with an ETag a conditional request meets with 304', async () => {
     const { root } = await twinDaemon('github', 'memory');
-    const octokit = new Octokit({ auth: 'ghp_headers', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_headers', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octo', repo: 'app' };
     const before = Math.floor(Date.now() / 1000);
     const made = await octokit.rest.issues.create({ ...repo, title: 'Crash' });
@@ -61,7 +60,7 @@ describe("the GitHub twin's headers", () => {
       expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 3600);
     }
     // Another token has a window of its own.
-    const other = new Octokit({ auth: 'ghp_other', baseUrl: root, log });
+    const other = new Octokit({ auth: 'ghp_other', baseUrl: root, log: QUIET_LOG });
     const listed = await other.rest.issues.listForRepo(repo);
     expect([listed.headers['x-ratelimit-used'], listed.headers['x-ratelimit-remaining']]).toEqual(['1', '4999']);
 
@@ -104,7 +103,7 @@ describe("the GitHub twin's headers", () => {
       body: { provider: 'github', profile: { rateLimit } },
     });
     expect(put.status).toBe(200);
-    const octokit = new Octokit({ auth: 'ghp_small', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_small', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octo', repo: 'app' };
     for (let i = 0; i < 3; i++) await octokit.rest.issues.listForRepo(repo);
     const refused = await refusal(octokit.rest.issues.listForRepo(repo));
@@ -117,10 +116,11 @@ describe("the GitHub twin's headers", () => {
     expect(refused.response?.headers['x-github-request-id']).toMatch(REQUEST_ID);
     expect((refused as unknown as { message: string }).message).toMatch(/^API rate limit exceeded for this token/);
     // Another token is not refused.
-    const other = new Octokit({ auth: 'ghp_else', baseUrl: root, log });
+    const other = new Octokit({ auth: 'ghp_else', baseUrl: root, log: QUIET_LOG });
     expect((await other.rest.issues.listForRepo(repo)).status).toBe(200);
     // Long tokens are counted apart too (the twin keeps a bounded key of each), past their shared start.
-    const long = (tail: string) => new Octokit({ auth: `ghp_${'x'.repeat(5_000)}${tail}`, baseUrl: root, log });
+    const long = (tail: string) =>
+      new Octokit({ auth: `ghp_${'x'.repeat(5_000)}${tail}`, baseUrl: root, log: QUIET_LOG });
     for (let i = 0; i < 3; i++) await long('a').rest.issues.listForRepo(repo);
     expect((await refusal(long('a').rest.issues.listForRepo(repo))).status).toBe(403);
     expect((await long('b').rest.issues.listForRepo(repo)).headers['x-ratelimit-used']).toBe('1');
@@ -138,7 +138,7 @@ describe("the GitHub twin's headers", () => {
 describe.each(['level', 'redis'] as const)("the GitHub twin's deliveries (%s)", (store) => {
   it("pings a new hook alone, and sends every delivery with GitHub's headers, verified by @octokit/webhooks", async () => {
     const { root } = await twinDaemon('github', await twinRedis.store(store));
-    const octokit = new Octokit({ auth: 'ghp_hooks', baseUrl: root, log });
+    const octokit = new Octokit({ auth: 'ghp_hooks', baseUrl: root, log: QUIET_LOG });
     const first = await hookReceiver();
     const second = await hookReceiver();
     try {

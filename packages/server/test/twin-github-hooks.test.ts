@@ -6,7 +6,7 @@
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-
+import { QUIET_LOG } from './helpers/octokit.js';
 import { hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -14,9 +14,7 @@ const twinRedis = useTwinRedis();
 /** A daemon with a GitHub twin at the root of its own port, and an Octokit for it. */
 async function githubTwin(store: 'level' | 'redis'): Promise<Octokit> {
   const { root } = await twinDaemon('github', await twinRedis.store(store));
-  const quiet = () => undefined;
-  const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-  return new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  return new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
 }
 
 describe.each(['level', 'redis'] as const)("the GitHub twin's repository hooks (%s)", (store) => {

@@ -7,18 +7,17 @@
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-
+import { QUIET_LOG } from './helpers/octokit.js';
 import { hookReceiver, TWIN_PLACES, type TwinPlace, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
 async function githubTwin(place: TwinPlace): Promise<Octokit> {
   const { root } = await twinAt('github', place, twinRedis);
-  const quiet = () => undefined;
   return new Octokit({
     auth: 'ghp_test123',
     baseUrl: root,
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    log: QUIET_LOG,
   });
 }
 

@@ -11,21 +11,11 @@ import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { requestJson } from './helpers/daemon.js';
+import { GITHUB_NOT_FOUND, LONE_SURROGATE, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-
-/** What a request Octokit rejects answered: its status and body. */
-const failed = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: { status: number; response?: { data?: unknown } }) => [error.status, error.response?.data],
-  );
-
-const NOT_FOUND = [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
 const TAG_TAKEN = [
   422,
   expect.objectContaining({
@@ -35,17 +25,15 @@ const TAG_TAKEN = [
   }),
 ];
 const SEED = 7307;
-/** A surrogate not of a pair. */
-const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const TAGS = 40;
 
 describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => {
   it('reads a published release by its tag, and refuses a second of one tag', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'tagged' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
-    expect(await failed(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0.0' }))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0.0' }))).toEqual(GITHUB_NOT_FOUND);
 
     const first = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0', name: 'One' })).data;
     const byTag = await octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0.0' });
@@ -53,7 +41,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
     expect(byTag.data).toEqual((await octokit.rest.repos.getRelease({ ...repo, release_id: first.id })).data);
 
     // A second published release of the tag: GitHub's `already_exists`, nothing kept.
-    expect(await failed(octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0' }))).toEqual(TAG_TAKEN);
+    expect(await rejection(octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0' }))).toEqual(TAG_TAKEN);
     expect((await octokit.rest.repos.listReleases(repo)).data.map((one) => one.id)).toEqual([first.id]);
 
     // A draft may share the tag (GitHub's drafts do), is never read by it, and is not published onto it.
@@ -61,14 +49,14 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
     expect(draft.draft).toBe(true);
     expect((await octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0.0' })).data.id).toBe(first.id);
     const publish = octokit.rest.repos.updateRelease({ ...repo, release_id: draft.id, draft: false });
-    expect(await failed(publish)).toEqual(TAG_TAKEN);
+    expect(await rejection(publish)).toEqual(TAG_TAKEN);
     const onlyDrafted = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v0.9', draft: true })).data;
-    expect(await failed(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v0.9' }))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v0.9' }))).toEqual(GITHUB_NOT_FOUND);
 
     // An update onto a tag taken is refused; onto a free one, the release is read by its new tag only.
     const second = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v2.0.0' })).data;
     const onto = octokit.rest.repos.updateRelease({ ...repo, release_id: second.id, tag_name: 'v1.0.0' });
-    expect(await failed(onto)).toEqual(TAG_TAKEN);
+    expect(await rejection(onto)).toEqual(TAG_TAKEN);
     expect((await octokit.rest.repos.getRelease({ ...repo, release_id: second.id })).data.tag_name).toBe('v2.0.0');
     const moved = await octokit.rest.repos.updateRelease({ ...repo, release_id: second.id, tag_name: 'v2.0.1' });
     expect(moved.data).toMatchObject({
@@ -77,28 +65,28 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
       tarball_url: 'https://api.github.com/repos/octocat/tagged/tarball/v2.0.1',
     });
     expect((await octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v2.0.1' })).data.id).toBe(second.id);
-    expect(await failed(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v2.0.0' }))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v2.0.0' }))).toEqual(GITHUB_NOT_FOUND);
     // An update keeping its own tag is no clash.
     const renamed = await octokit.rest.repos.updateRelease({ ...repo, release_id: first.id, tag_name: 'v1.0.0' });
     expect(renamed.status).toBe(200);
 
     // Its release deleted, the tag is free: the draft is published onto it and read by it.
     await octokit.rest.repos.deleteRelease({ ...repo, release_id: first.id });
-    expect(await failed(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0.0' }))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0.0' }))).toEqual(GITHUB_NOT_FOUND);
     const published = await octokit.rest.repos.updateRelease({ ...repo, release_id: draft.id, draft: false });
     expect(published.data.published_at).not.toBeNull();
     expect((await octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0.0' })).data.id).toBe(draft.id);
     // Another repository's tags are its own.
     const other = { owner: 'octocat', repo: 'other' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: other.repo });
-    expect(await failed(octokit.rest.repos.getReleaseByTag({ ...other, tag: 'v1.0.0' }))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReleaseByTag({ ...other, tag: 'v1.0.0' }))).toEqual(GITHUB_NOT_FOUND);
     expect((await octokit.rest.repos.createRelease({ ...other, tag_name: 'v1.0.0' })).status).toBe(201);
     expect(onlyDrafted.draft).toBe(true);
   });
 
   it('answers the latest release: published, no prerelease, made last', async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const clock = async (body: Record<string, unknown>) =>
       expect((await requestJson(`${twin.api}/api/clock`, { method: 'PUT', body })).status).toBe(200);
     await clock({ freeze: true, set: '2030-01-01T00:00:00Z' });
@@ -115,10 +103,10 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
       return release;
     };
     // None, then only a draft and a prerelease: GitHub's 404.
-    expect(await latest()).toEqual(NOT_FOUND);
+    expect(await latest()).toEqual(GITHUB_NOT_FOUND);
     await made('v0.1', { draft: true });
     await made('v0.2', { prerelease: true });
-    expect(await latest()).toEqual(NOT_FOUND);
+    expect(await latest()).toEqual(GITHUB_NOT_FOUND);
 
     const one = await made('v1.0');
     const answered = await octokit.rest.repos.getLatestRelease(repo);
@@ -142,13 +130,17 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
 
     // Another repository has none of these; a repository never made is GitHub's 404.
     await octokit.rest.repos.createForAuthenticatedUser({ name: 'bare' });
-    expect(await failed(octokit.rest.repos.getLatestRelease({ owner: 'octocat', repo: 'bare' }))).toEqual(NOT_FOUND);
-    expect(await failed(octokit.rest.repos.getLatestRelease({ owner: 'octocat', repo: 'never' }))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getLatestRelease({ owner: 'octocat', repo: 'bare' }))).toEqual(
+      GITHUB_NOT_FOUND,
+    );
+    expect(await rejection(octokit.rest.repos.getLatestRelease({ owner: 'octocat', repo: 'never' }))).toEqual(
+      GITHUB_NOT_FOUND,
+    );
   });
 
   it(`reads ${TAGS} releases of random tags (seed ${SEED}) back by their tag`, async () => {
     const twin = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     const random = prng(SEED);
@@ -156,16 +148,17 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
     // Octokit encodes the path's tag (encodeURIComponent), which a lone surrogate cannot be: sent as
     // U+FFFD, as UTF-8 carries it (other bytes travel below); `.` and `..` a URL resolves away.
     while (tags.size < TAGS) {
-      const tag = randomText(random, 1 + Math.floor(random() * 30)).replace(LONE, '\ufffd');
+      const tag = randomText(random, 1 + Math.floor(random() * 30)).replace(LONE_SURROGATE, '\ufffd');
       if (!/^\.{1,2}$/.test(tag)) tags.add(tag);
     }
     for (const tag of tags) {
       const made = await octokit.rest.repos.createRelease({ ...repo, tag_name: tag });
       const read = await octokit.rest.repos.getReleaseByTag({ ...repo, tag });
       expect([read.data.id, read.data.tag_name], JSON.stringify(tag)).toEqual([made.data.id, tag]);
-      expect(await failed(octokit.rest.repos.createRelease({ ...repo, tag_name: tag })), JSON.stringify(tag)).toEqual(
-        TAG_TAKEN,
-      );
+      expect(
+        await rejection(octokit.rest.repos.createRelease({ ...repo, tag_name: tag })),
+        JSON.stringify(tag),
+      ).toEqual(TAG_TAKEN);
     }
     // Any bytes as the path's tag (invalid UTF-8 too): a tag never released, GitHub's 404.
     for (let i = 0; i < TAGS; i++) {
@@ -174,7 +167,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
       const answer = await fetch(`${twin.root}/repos/octocat/fuzzed/releases/tags/${path}`, {
         headers: { authorization: 'token ghp_test123' },
       });
-      expect([answer.status, await answer.json()], path).toEqual(NOT_FOUND);
+      expect([answer.status, await answer.json()], path).toEqual(GITHUB_NOT_FOUND);
     }
   });
 });

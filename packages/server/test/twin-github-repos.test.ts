@@ -7,12 +7,10 @@ import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requestJson, startDaemon } from './helpers/daemon.js';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
-
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 
 /** What a request Octokit rejects answered: its status and body. */
 const failure = (promise: Promise<unknown>) =>
@@ -36,7 +34,7 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
   let octokit: Octokit;
   beforeAll(async () => {
     const { root } = await twins();
-    octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+    octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
   });
 
   it('makes, reads, lists, renames (with the redirect) and deletes repositories by name', async () => {
@@ -292,8 +290,8 @@ it('keeps repositories per namespace, the redirect relative to the namespace', a
     });
     expect(twin.status).toBe(200);
   }
-  const team = new Octokit({ auth: 'ghp_1', baseUrl: `${daemon.url}/ns/team/endpoint/gh`, log });
-  const root = new Octokit({ auth: 'ghp_1', baseUrl: `${daemon.url}/endpoint/gh`, log });
+  const team = new Octokit({ auth: 'ghp_1', baseUrl: `${daemon.url}/ns/team/endpoint/gh`, log: QUIET_LOG });
+  const root = new Octokit({ auth: 'ghp_1', baseUrl: `${daemon.url}/endpoint/gh`, log: QUIET_LOG });
   await team.rest.repos.createForAuthenticatedUser({ name: 'kept', private: true });
   expect((await team.rest.repos.get({ owner: 'octocat', repo: 'kept' })).data.private).toBe(true);
   expect(await failure(root.rest.repos.get({ owner: 'octocat', repo: 'kept' }))).toEqual([404, NOT_FOUND]);

@@ -4,11 +4,10 @@
 // syntax, its envelope and `octokit.paginate` over the `Link` it answers. Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
-
-const quiet = () => undefined;
 
 describe.each(TWIN_PLACES)("the GitHub twin's search (%s)", (place) => {
   it('finds the issues, pull requests and repositories it holds, as GitHub searches them', async () => {
@@ -16,7 +15,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's search (%s)", (place) => {
     const octokit = new Octokit({
       auth: 'ghp_test',
       baseUrl: root,
-      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+      log: QUIET_LOG,
     });
     const app = { owner: 'octo', repo: 'app' };
     await octokit.rest.repos.createInOrg({ org: 'octo', name: 'app', description: 'The app' });

@@ -12,25 +12,13 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
+import { GITHUB_NOT_FOUND, LONE_SURROGATE, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-
-/** What a request Octokit rejects answered: its status and body. */
-const failed = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: { status: number; response?: { data?: unknown } }) => [error.status, error.response?.data],
-  );
-
-const NOT_FOUND = [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
 const SEED = 7373;
 const FUZZED = 40;
-/** A surrogate not of a pair. */
-const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const MIT =
   'MIT License\n\nCopyright (c) 2026 Octocat\n\nPermission is hereby granted, free of charge, to any person\n';
 
@@ -42,7 +30,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
 
   it('answers them from what the repository holds, GitHub 404 for what it does not', async () => {
     const twin = await twinOf();
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'widgets' };
     const made = (await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo })).data;
     const sha = 'a'.repeat(40);
@@ -62,9 +50,9 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
         octokit.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: 'main...feature' }),
     };
     for (const [operation, send] of Object.entries(missing)) {
-      expect([operation, await failed(send())]).toEqual([operation, NOT_FOUND]);
+      expect([operation, await rejection(send())]).toEqual([operation, GITHUB_NOT_FOUND]);
     }
-    expect(await failed(octokit.rest.repos.getBranch({ ...repo, branch: 'feature' }))).toEqual([
+    expect(await rejection(octokit.rest.repos.getBranch({ ...repo, branch: 'feature' }))).toEqual([
       404,
       { message: 'Branch not found', documentation_url: 'https://docs.github.com/rest' },
     ]);
@@ -96,7 +84,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
     expect(root).toEqual(read);
     const docs = (await octokit.rest.repos.getReadmeInDirectory({ ...repo, dir: 'docs' })).data;
     expect([docs.path, decoded(docs.content)]).toEqual(['docs/README.md', '# the docs\n']);
-    expect(await failed(octokit.rest.repos.getReadmeInDirectory({ ...repo, dir: 'src' }))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReadmeInDirectory({ ...repo, dir: 'src' }))).toEqual(GITHUB_NOT_FOUND);
     // `.github` comes before the root, as GitHub shows it.
     await write('.github/readme.rst', 'shown first\n');
     expect((await octokit.rest.repos.getReadme(repo)).data.path).toBe('.github/readme.rst');
@@ -116,7 +104,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
     expect((await octokit.rest.repos.getAllTopics(repo)).data.names).toEqual(['octokit', 'mock-server', '42']);
     expect((await octokit.rest.repos.get(repo)).data.topics).toEqual(['octokit', 'mock-server', '42']);
     for (const refused of [['Upper'], ['-lead'], ['x'.repeat(51)], Array.from({ length: 21 }, (_, i) => `t${i}`)]) {
-      const [status] = (await failed(octokit.rest.repos.replaceAllTopics({ ...repo, names: refused }))) as unknown[];
+      const [status] = (await rejection(octokit.rest.repos.replaceAllTopics({ ...repo, names: refused }))) as unknown[];
       expect([refused, status]).toEqual([refused, 422]);
     }
     expect((await octokit.rest.repos.getAllTopics(repo)).data.names).toEqual(['octokit', 'mock-server', '42']);
@@ -129,17 +117,17 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
     // Another repository holds none of it; one never made is GitHub's 404.
     const other = { owner: 'octocat', repo: 'bare' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: other.repo });
-    expect(await failed(octokit.rest.repos.getReadme(other))).toEqual(NOT_FOUND);
-    expect(await failed(octokit.rest.apps.getRepoInstallation(other))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReadme(other))).toEqual(GITHUB_NOT_FOUND);
+    expect(await rejection(octokit.rest.apps.getRepoInstallation(other))).toEqual(GITHUB_NOT_FOUND);
     expect((await octokit.rest.repos.getAllTopics(other)).data).toEqual({ names: [] });
     const never = { owner: 'octocat', repo: 'never' };
-    expect(await failed(octokit.rest.repos.getAllTopics(never))).toEqual(NOT_FOUND);
-    expect(await failed(octokit.rest.repos.getReadme(never))).toEqual(NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getAllTopics(never))).toEqual(GITHUB_NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReadme(never))).toEqual(GITHUB_NOT_FOUND);
   });
 
   it(`takes topics and README directories of random code points (seed ${SEED})`, async () => {
     const twin = await twinOf();
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log });
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
     const random = prng(SEED);
@@ -149,7 +137,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
         random() < 0.5 ? randomText(random, 1 + Math.floor(random() * 20)) : `t${Math.floor(random() * 100)}`,
       );
       const valid = names.every((name) => /^[a-z0-9][a-z0-9-]{0,49}$/.test(name));
-      const answer = await failed(octokit.rest.repos.replaceAllTopics({ ...repo, names }).then(({ data }) => data));
+      const answer = await rejection(octokit.rest.repos.replaceAllTopics({ ...repo, names }).then(({ data }) => data));
       if (valid) kept = [...new Set(names)];
       else expect([names, (answer as unknown[])[0]]).toEqual([names, 422]);
       expect((await octokit.rest.repos.getAllTopics(repo)).data.names, JSON.stringify(names)).toEqual(kept);
@@ -157,25 +145,25 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
     // A README written in a directory of random code points is read back there; none elsewhere.
     for (let i = 0; i < FUZZED; i++) {
       const dir = randomText(random, 1 + Math.floor(random() * 12))
-        .replace(LONE, '\ufffd')
+        .replace(LONE_SURROGATE, '\ufffd')
         .replace(/[/\0]/g, '_');
       if (/^\.{1,2}$/.test(dir) || dir.toLowerCase() === '.git') continue;
       const path = `${dir}/README`;
       const content = base64(`readme ${i}\n`);
-      const answer = await failed(
+      const answer = await rejection(
         octokit.rest.repos.createOrUpdateFileContents({ ...repo, path, message: 'add', content }),
       );
       if (answer !== 'answered') {
         // A path a git tree cannot hold is refused (422), nothing kept.
         expect([dir, (answer as unknown[])[0]]).toEqual([dir, 422]);
-        expect(await failed(octokit.rest.repos.getReadmeInDirectory({ ...repo, dir }))).toEqual(NOT_FOUND);
+        expect(await rejection(octokit.rest.repos.getReadmeInDirectory({ ...repo, dir }))).toEqual(GITHUB_NOT_FOUND);
         continue;
       }
       const read = (await octokit.rest.repos.getReadmeInDirectory({ ...repo, dir })).data;
       expect([read.path, decoded(read.content)], JSON.stringify(dir)).toEqual([path, `readme ${i}\n`]);
       const beside = `${dir}-none-${i}`;
-      expect(await failed(octokit.rest.repos.getReadmeInDirectory({ ...repo, dir: beside })), beside).toEqual(
-        NOT_FOUND,
+      expect(await rejection(octokit.rest.repos.getReadmeInDirectory({ ...repo, dir: beside })), beside).toEqual(
+        GITHUB_NOT_FOUND,
       );
     }
   });

@@ -8,12 +8,11 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
+import { QUIET_LOG } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, type Received, sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
 const SECRET = 'It is a secret to everybody';
 const SHA = 'aa218f56b14c9653891f9e74264a383fa43fefbd';
 
@@ -41,7 +40,7 @@ describe.each(TWIN_PLACES)('%s', (place) => {
   const twins = sharedTwinAt('github', place, twinRedis, 4);
   async function started() {
     const twin = await twins();
-    return { ...twin, octokit: new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log }) };
+    return { ...twin, octokit: new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG }) };
   }
 
   describe("the GitHub twin's commit statuses", () => {

@@ -7,6 +7,7 @@ import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 import { requestJson, startDaemon } from './helpers/daemon.js';
+import { QUIET_LOG } from './helpers/octokit.js';
 import {
   exampleKeys,
   hookReceiver,
@@ -22,9 +23,7 @@ const twinRedis = useTwinRedis();
 /** A GitHub twin served at the root of its own port (`made`), and an Octokit for it. */
 async function githubTwin(made: Promise<TwinDaemon>): Promise<{ octokit: Octokit; root: string }> {
   const { root } = await made;
-  const quiet = () => undefined;
-  const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log });
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
   return { octokit, root };
 }
 
