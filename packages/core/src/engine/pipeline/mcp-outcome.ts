@@ -5,7 +5,7 @@
  * queued status or a route's rate limit refuses gets a JSON-RPC error for its
  * `id`, in a `200` (JSON, or one SSE event as the fake answers), `error.data`
  * holding the stable code and the HTTP status it stands for. The codes are
- * here and nowhere else, as gRPC's are in grpc-gate.ts. A notification, a
+ * here and nowhere else, as gRPC's are in engine/grpc-edge.ts. A notification, a
  * response, a body that is not a JSON-RPC request, or a request to a route of
  * another kind keeps the HTTP form; `reset` and `timeout` stay at the
  * connection (they are faults, not answers).
@@ -118,6 +118,6 @@ function inForm(verdict: Verdict | undefined, exchange: Exchange): Maybe<Verdict
 
 /** `step` with its refusals of an MCP call written as JSON-RPC errors. */
 export function inMcpForm(step: Step): Step {
-  const { name, passes, reads } = step;
-  return { name, run: (exchange) => after(step.run(exchange), inForm, exchange), passes, reads };
+  const { name, passes, reads, answers } = step;
+  return { name, run: (exchange) => after(step.run(exchange), inForm, exchange), passes, reads, answers };
 }
