@@ -157,6 +157,16 @@ export class EndpointHandler {
   }
 
   /**
+   * Whether each step a call to `name` walks is known now to pass it (its
+   * `passes`, as for a cached plain record): the name's definitions answer
+   * (schema mode) and the call needs no {@link Exchange}.
+   */
+  passesCall(name: string): boolean {
+    for (const step of this.#callSteps) if (step.passes?.(this.#parts, name) !== true) return false;
+    return true;
+  }
+
+  /**
    * Walks a gRPC-family call's exchange (engine/grpc-edge.ts makes it) through
    * the pipeline's steps, in order, leaving out those that answer plain HTTP
    * only (`Step.answers`): the verdict of the first that answers, or
@@ -297,7 +307,12 @@ export class EndpointHandler {
 
 /** The last step of a call's walk: no step answered it. */
 const NO_VERDICT = Object.freeze({}) as Verdict;
-const UNANSWERED: Step = { name: 'no step answered the call', run: () => NO_VERDICT, reads: FIRST_BYTES };
+const UNANSWERED: Step = {
+  name: 'no step answered the call',
+  run: () => NO_VERDICT,
+  passes: () => true,
+  reads: FIRST_BYTES,
+};
 
 function answeredOrNot(verdict: Verdict): Verdict | undefined {
   return verdict === NO_VERDICT ? undefined : verdict;

@@ -33,6 +33,9 @@ const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = {
   504: 4,
 };
 
+/** The body of a call whose requests were not kept whole (a native client stream): nothing to sign. */
+const NO_BODY = new Uint8Array(0);
+
 /** A call as the one filter sees it: its `grpc` field, its (first) message as the JSON body. */
 class CallView extends RequestView {
   readonly grpc: { readonly service: string; readonly method: string; readonly message: unknown };
@@ -57,29 +60,36 @@ class CallView extends RequestView {
   }
 }
 
-/** `headers` as raw pairs (the call's metadata: a direct call makes its `Headers` only when asked). */
-function rawHeadersOf(headers: Headers): string[] {
-  const raw: string[] = [];
-  for (const [name, value] of headers) raw.push(name, value);
-  return raw;
+/** A call as the request the steps read: a `POST` of `/{service}/{method}`, its body the bytes as sent where kept. */
+class CallRequest implements RecordedRequest {
+  readonly method = 'POST';
+  readonly body: Uint8Array;
+  readonly bodyTruncated = false;
+  signature: RecordedRequest['signature'];
+  #raw: string[] | undefined;
+
+  constructor(
+    readonly target: string,
+    readonly info: GrpcCallInfo,
+  ) {
+    this.body = info.body ?? NO_BODY;
+  }
+
+  /** The call's metadata as raw pairs, made when first read (a direct call makes its `Headers` only when asked). */
+  get rawHeaders(): string[] {
+    if (this.#raw === undefined) {
+      this.#raw = [];
+      for (const [name, value] of this.info.headers) this.#raw.push(name, value);
+    }
+    return this.#raw;
+  }
 }
 
-/** A call to `name` as an exchange: a `POST` of `/{service}/{method}`, its body the bytes as sent where kept. */
+/** A call to `name` as an exchange. */
 function callExchange(parts: PipelineParts, name: string, info: GrpcCallInfo): Exchange {
-  const target = `/${info.service}/${info.method}`;
-  let raw: string[] | undefined;
-  const request: RecordedRequest = {
-    method: 'POST',
-    target,
-    get rawHeaders() {
-      raw ??= rawHeadersOf(info.headers);
-      return raw;
-    },
-    body: info.body ?? new Uint8Array(0),
-    bodyTruncated: false,
-  };
+  const request = new CallRequest(`/${info.service}/${info.method}`, info);
   const call: ExchangeCall = { view: new CallView(request, info), info };
-  return new Exchange(parts, name, target, request, undefined, undefined, call);
+  return new Exchange(parts, name, request.target, request, undefined, undefined, call);
 }
 
 /** The message of a coded error answer (`{ success: false, error: { message } }`). */
@@ -167,6 +177,8 @@ function encode(exchange: Exchange, verdict: Verdict | undefined): GrpcReply | u
  */
 export function callRouting(handler: EndpointHandler, name: string): GrpcRouting {
   return async (info) => {
+    // A name whose settings are known to leave every call to its definitions walks no steps.
+    if (handler.passesCall(name)) return undefined;
     const exchange = callExchange(handler.parts, name, info);
     return encode(exchange, await handler.walkCall(exchange));
   };
