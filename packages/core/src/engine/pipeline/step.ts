@@ -57,8 +57,9 @@ export interface Step {
   reads(parts: PipelineParts, name: string): Maybe<BodyReads>;
   /**
    * `'http'`: it answers plain HTTP requests only (the record at the bare URL, a
-   * twin's API, a GraphQL query, the 404 of no route): a gRPC-family call walks
-   * the pipeline without it (EndpointHandler.walkCall). Absent: every protocol's.
+   * twin's API, a GraphQL query, the 404 of no route, a request checked against
+   * its route's schemas): a gRPC-family call walks the pipeline without it
+   * (EndpointHandler.walkCall). Absent: every protocol's.
    */
   readonly answers?: 'http';
 }
