@@ -18,6 +18,7 @@ import type { RecordedRequest } from '../journal/journal-entry.js';
 import type { EndpointHandler } from './endpoint-handler.js';
 import { Exchange, type ExchangeCall, type PipelineParts } from './pipeline/exchange.js';
 import type { Verdict } from './pipeline/step.js';
+import { refusalHeaders } from './pipeline/verdicts.js';
 
 /** The gRPC status codes of the pipeline's HTTP statuses (the Connect protocol's mapping); others `unknown` (2). */
 const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = {
@@ -103,18 +104,6 @@ function messageOf(answer: EndpointAnswer): string {
   }
 }
 
-/** The headers of an error answer worth passing on as metadata (`retry-after`, rate-limit headers). */
-function metadataOf(answer: EndpointAnswer): Record<string, string> | undefined {
-  if (answer.kind !== 'respond') return undefined;
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (name === 'retry-after' || name.startsWith('ratelimit') || name.startsWith('x-ratelimit')) {
-      out[name] = String(value);
-    }
-  }
-  return Object.keys(out).length === 0 ? undefined : out;
-}
-
 /** Who refused, for the reply: chaos, a route's rate limit, or the signature check. */
 function refuserOf(verdict: Verdict): string {
   const by = verdict.mark?.answeredBy;
@@ -136,8 +125,9 @@ function refuse(verdict: Verdict): GrpcReply {
   }
   const status = answer.kind === 'respond' ? answer.status : 500;
   reply.status = { code: GRPC_CODE_OF_STATUS[status] ?? 2, message: messageOf(answer) };
-  const metadata = metadataOf(answer);
-  if (metadata !== undefined) reply.metadata = metadata;
+  if (answer.kind !== 'respond') return reply;
+  const metadata = refusalHeaders(answer);
+  if (Object.keys(metadata).length > 0) reply.metadata = metadata;
   return reply;
 }
 

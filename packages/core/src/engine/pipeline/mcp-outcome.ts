@@ -20,6 +20,7 @@ import { NOT_JSON } from '../../journal/request-filter.js';
 import type { Exchange } from './exchange.js';
 import { mcpMessageText, sentToMcp } from './mcp-answer.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
+import { refusalHeaders } from './verdicts.js';
 
 /**
  * The JSON-RPC codes of the HTTP statuses the pipeline refuses with. `500` is
@@ -39,17 +40,6 @@ const RPC_REFUSED = -32059;
 /** The JSON-RPC error code an HTTP status stands for in an MCP call's answer. */
 export function rpcCodeOfStatus(status: number): number {
   return RPC_CODE_OF_STATUS[status] ?? RPC_REFUSED;
-}
-
-/** The headers of a refusal kept on its JSON-RPC form: when to retry, the rate limit's. */
-function keptHeaders(answer: RespondAnswer): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (name === 'retry-after' || name.startsWith('ratelimit') || name.startsWith('x-ratelimit')) {
-      out[name] = String(value);
-    }
-  }
-  return out;
 }
 
 function bodyText(answer: RespondAnswer): string {
@@ -104,7 +94,7 @@ function written(table: RouteTable | null, exchange: Exchange, verdict: Verdict 
   const { code, message } = refusalOf(answer, verdict.mark?.rateLimited === true);
   const data = code === undefined ? { status: answer.status } : { code, status: answer.status };
   const error = { code: rpcCodeOfStatus(answer.status), message, data };
-  const sent: EndpointAnswer = sentToMcp(exchange, mcp, 200, mcpMessageText(id, { error }), keptHeaders(answer));
+  const sent: EndpointAnswer = sentToMcp(exchange, mcp, 200, mcpMessageText(id, { error }), refusalHeaders(answer));
   return { ...verdict, answer: answer.delay > 0 ? { ...sent, delay: answer.delay } : sent };
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
+import { type EndpointAnswer, errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../registry/errors.js';
 import type { CachedResponse } from '../response-cache.js';
@@ -60,4 +60,18 @@ export function recordAnswer(exchange: Exchange, entry: CachedResponse | undefin
 export function heldUntilChange<A extends EndpointAnswer>(exchange: Exchange, answer: A): A {
   if (answer.kind !== 'stream' || answer.end !== 'hang') return answer;
   return { ...answer, release: exchange.parts.endpoints.changes.signal(exchange.name) };
+}
+
+/**
+ * The headers of a refusal kept when a protocol says it in its own form (an MCP call's
+ * JSON-RPC error, a gRPC call's metadata): when to retry, and the rate limit's.
+ */
+export function refusalHeaders(answer: RespondAnswer): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (name === 'retry-after' || name.startsWith('ratelimit') || name.startsWith('x-ratelimit')) {
+      out[name] = String(value);
+    }
+  }
+  return out;
 }
