@@ -4,7 +4,9 @@
  * pipeline (signature check → state → queue → validation → routes → twin → GraphQL schema → record → no route;
  * see `pipeline/`), records the request in the journal with the verdict and
  * returns the {@link EndpointAnswer} that an adapter sends through its sink
- * (`sink.ts`). A cached endpoint is answered synchronously.
+ * (`sink.ts`). A cached endpoint is answered synchronously. A gRPC-family
+ * call walks the same steps ({@link EndpointHandler.walkCall}; its edge,
+ * engine/grpc-edge.ts, says the verdict in the call's form).
  *
  * @module
  */
@@ -172,7 +174,7 @@ export class EndpointHandler {
    * only (`Step.answers`): the verdict of the first that answers, or
    * `undefined` when none does (the name's definitions answer: schema mode).
    * Not journaled here: the call is journaled once it is over, with its
-   * messages both ways (engine/grpc-calls.ts). A failure rejects.
+   * messages both ways (engine/grpc-calls.ts). A failure throws (or rejects).
    */
   walkCall(exchange: Exchange): Maybe<Verdict | undefined> {
     const verdict = runSteps(this.#callSteps, exchange);
