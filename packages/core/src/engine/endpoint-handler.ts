@@ -4,7 +4,9 @@
  * pipeline (signature check → state → queue → validation → routes → twin → GraphQL schema → record → no route;
  * see `pipeline/`), records the request in the journal with the verdict and
  * returns the {@link EndpointAnswer} that an adapter sends through its sink
- * (`sink.ts`). A cached endpoint is answered synchronously.
+ * (`sink.ts`). A cached endpoint is answered synchronously. A gRPC-family
+ * call walks the same steps ({@link EndpointHandler.walkCall}; its edge,
+ * engine/grpc-edge.ts, says the verdict in the call's form).
  *
  * @module
  */
@@ -34,7 +36,7 @@ import { rateLimitedRouteStep } from './pipeline/rate-limit-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
 import { signatureStep } from './pipeline/signature-step.js';
 import { stateStep } from './pipeline/state-step.js';
-import { readsWholeBody, runSteps, type Step, type Verdict } from './pipeline/step.js';
+import { FIRST_BYTES, type Maybe, readsWholeBody, runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { twinStep } from './pipeline/twin-step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
@@ -113,6 +115,8 @@ export class EndpointHandler {
   readonly #steps: readonly Step[];
   /** The steps before the record's: a cached record answers at once when each of them passes its name. */
   readonly #beforeRecord: readonly Step[];
+  /** The steps a gRPC-family call walks: the same, in order, but those that answer plain HTTP only, then {@link UNANSWERED}. */
+  readonly #callSteps: readonly Step[];
 
   constructor(options: EndpointHandlerOptions) {
     this.#onUnexpectedError = options.onUnexpectedError;
@@ -120,6 +124,7 @@ export class EndpointHandler {
     const record = steps.indexOf(recordStep);
     this.#steps = steps;
     this.#beforeRecord = record === -1 ? steps : steps.slice(0, record);
+    this.#callSteps = [...steps.filter((step) => step.answers !== 'http'), UNANSWERED];
     const clock = options.clock ?? new Clock();
     this.#parts = {
       endpoints: options.endpoints,
@@ -148,9 +153,33 @@ export class EndpointHandler {
     };
   }
 
-  /** The pipeline's parts, for the gRPC calls' routing (the same steps, buckets and clock; engine/grpc-routes.ts). */
+  /** The pipeline's parts, for a gRPC-family call's exchange (engine/grpc-edge.ts). */
   get parts(): PipelineParts {
     return this.#parts;
+  }
+
+  /**
+   * Whether each step a call to `name` walks is known now to pass it (its
+   * `passes`, as for a cached plain record): the name's definitions answer
+   * (schema mode) and the call needs no {@link Exchange}.
+   */
+  passesCall(name: string): boolean {
+    for (const step of this.#callSteps) if (step.passes?.(this.#parts, name) !== true) return false;
+    return true;
+  }
+
+  /**
+   * Walks a gRPC-family call's exchange (engine/grpc-edge.ts makes it) through
+   * the pipeline's steps, in order, leaving out those that answer plain HTTP
+   * only (`Step.answers`): the verdict of the first that answers, or
+   * `undefined` when none does (the name's definitions answer: schema mode).
+   * Not journaled here: the call is journaled once it is over, with its
+   * messages both ways (engine/grpc-calls.ts). A failure throws (or rejects).
+   */
+  walkCall(exchange: Exchange): Maybe<Verdict | undefined> {
+    const verdict = runSteps(this.#callSteps, exchange);
+    if (verdict instanceof Promise) return verdict.then(answeredOrNot);
+    return answeredOrNot(verdict);
   }
 
   /**
@@ -276,6 +305,19 @@ export class EndpointHandler {
       // nothing more can be done for it here
     }
   }
+}
+
+/** The last step of a call's walk: no step answered it. */
+const NO_VERDICT = Object.freeze({}) as Verdict;
+const UNANSWERED: Step = {
+  name: 'no step answered the call',
+  run: () => NO_VERDICT,
+  passes: () => true,
+  reads: FIRST_BYTES,
+};
+
+function answeredOrNot(verdict: Verdict): Verdict | undefined {
+  return verdict === NO_VERDICT ? undefined : verdict;
 }
 
 /** CORS preflight: open to every origin, method and header. Not journaled. */

@@ -1,8 +1,9 @@
 /**
  * What answers one gRPC call when a route does (schema mode otherwise): the
  * messages to send, in proto3 JSON, each after its delay, then a status, with
- * metadata (response headers) and trailers. The engine chooses and renders it
- * (engine/grpc-routes.ts); the call's handler (stream-answers.ts) plays it.
+ * metadata (response headers) and trailers. The pipeline chooses and renders
+ * it (engine/pipeline/grpc-answer.ts, the call's walk: engine/grpc-edge.ts);
+ * the call's handler (stream-answers.ts) plays it.
  *
  * @module
  */
@@ -56,7 +57,7 @@ export interface GrpcReply {
   signature?: SignatureMark;
 }
 
-/** The journal's mark of a call the pipeline's steps answered (engine/grpc-gate.ts). */
+/** The journal's mark of a call the pipeline's steps refused (engine/grpc-edge.ts). */
 export type GrpcJournalMark = Pick<AnswerMark, 'answeredBy' | 'fault' | 'rateLimited' | 'params'>;
 
 /** What one call's answer is looked up by. */

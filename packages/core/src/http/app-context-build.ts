@@ -143,6 +143,7 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
       collectionLimits: resolved,
       sockets,
       rateLimitNow: options.rateLimitNow,
+      steps: options.steps,
       rateBucketStore: backend.rateBuckets,
       clock,
       timers,

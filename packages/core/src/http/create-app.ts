@@ -7,6 +7,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
+import type { Step } from '../engine/pipeline/step.js';
 import type { GraphqlRunner } from '../graphql/graphql-runner.js';
 import type { ProtoCompiler } from '../grpc/proto-compiler.js';
 import type { JournalFeedOptions } from '../journal/journal-feed.js';
@@ -108,6 +109,13 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * @default Date.now
    */
   rateLimitNow?: () => number;
+  /**
+   * @internal Not in the published declarations: a test's answer pipeline, with a
+   * step of its own, walked by every protocol's requests and calls alike. Its last
+   * step must always answer.
+   * @default the pipeline of engine/endpoint-handler.ts (`PIPELINE`)
+   */
+  steps?: readonly Step[];
   /**
    * Hosts besides loopback addresses (127.0.0.0/8, ::1, localhost) that deliveries
    * may be sent to (host rules, pattern/host-rules.ts: `.example.com` also allows its

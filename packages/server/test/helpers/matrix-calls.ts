@@ -51,7 +51,7 @@ const OF_STATUS: Readonly<Record<number, Outcome>> = {
   503: 'unavailable',
 };
 
-/** The gRPC codes the pipeline's outcomes are written as (grpc-gate.ts). */
+/** The gRPC codes the pipeline's outcomes are written as (engine/grpc-edge.ts). */
 const OF_GRPC: Readonly<Record<number, Outcome>> = {
   0: 'ok',
   8: 'exhausted',

@@ -19,6 +19,7 @@ import type { Clock } from '../../clock/clock.js';
 import { rawHeader } from '../../codec/raw-headers.js';
 import type { CollectionLimits } from '../../collections/collection-input.js';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
+import type { GrpcCallInfo, GrpcReply } from '../../grpc/grpc-reply.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import type { StateTimers } from '../../state/state-timers.js';
@@ -63,6 +64,20 @@ export interface PipelineParts {
   readonly twins?: TwinTable;
 }
 
+/**
+ * A gRPC-family call (Connect, gRPC-Web, native gRPC) walking the pipeline as
+ * an exchange (engine/grpc-edge.ts decodes it): how the one filter sees it,
+ * what was decoded of it, and the reply a `grpc` answer gave it.
+ */
+export interface ExchangeCall {
+  /** The call as routes and the queue see it: its `grpc` field, its (first) message as the JSON body. */
+  readonly view: RequestView;
+  /** The service, method, metadata and the messages read so far. */
+  readonly info: GrpcCallInfo;
+  /** The reply of the `grpc` route or queued answer that answered it (pipeline/grpc-answer.ts). */
+  reply?: GrpcReply;
+}
+
 /** The scenarios a template sees when its route looks at none. */
 const NO_STATE: States = Object.freeze({});
 
@@ -91,8 +106,11 @@ export class Exchange {
     readonly wholeBody: Uint8Array | undefined,
     /** Makes (when first needed) a signal that aborts once the client has left. */
     readonly gone: ClientGone | undefined,
+    /** Set when the exchange is a gRPC-family call's. */
+    readonly call?: ExchangeCall,
   ) {
     this.head = request.method === 'HEAD';
+    if (call !== undefined) this.#view = call.view;
   }
 
   /** The request as routes, the queue and templates see it: the whole body where it was kept. */
@@ -151,7 +169,7 @@ export class Exchange {
    * released queued hang answers with is what would answer then.
    */
   later(): Exchange {
-    return new Exchange(this.parts, this.name, this.subpath, this.request, this.wholeBody, this.gone);
+    return new Exchange(this.parts, this.name, this.subpath, this.request, this.wholeBody, this.gone, this.call);
   }
 
   /** The SSE id a reconnecting client saw last, to resume a stream after it. */

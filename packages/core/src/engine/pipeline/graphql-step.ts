@@ -97,6 +97,7 @@ const schemaReads = (schema: StoredGraphqlSchema | null): BodyReads => (schema =
 
 export const graphqlStep: Step = {
   name: 'graphql schema',
+  answers: 'http',
   passes: (parts, name) => parts.endpoints.graphqlMocks.get(name) === null,
   // A name with a schema reads every query whole (a document past the journal's copy is still answered).
   reads({ endpoints }, name) {

@@ -5,7 +5,7 @@
  * queued status or a route's rate limit refuses gets a JSON-RPC error for its
  * `id`, in a `200` (JSON, or one SSE event as the fake answers), `error.data`
  * holding the stable code and the HTTP status it stands for. The codes are
- * here and nowhere else, as gRPC's are in grpc-gate.ts. A notification, a
+ * here and nowhere else, as gRPC's are in engine/grpc-edge.ts. A notification, a
  * response, a body that is not a JSON-RPC request, or a request to a route of
  * another kind keeps the HTTP form; `reset` and `timeout` stay at the
  * connection (they are faults, not answers).
@@ -22,6 +22,7 @@ import { NOT_JSON } from '../../journal/request-filter.js';
 import type { Exchange } from './exchange.js';
 import { mcpMessageText, sentToMcp } from './mcp-answer.js';
 import { after, type Maybe, type Step, type Verdict } from './step.js';
+import { refusalHeaders } from './verdicts.js';
 
 /**
  * The JSON-RPC codes of the HTTP statuses the pipeline refuses with. `500` is
@@ -41,17 +42,6 @@ const RPC_REFUSED = -32059;
 /** The JSON-RPC error code an HTTP status stands for in an MCP call's answer. */
 export function rpcCodeOfStatus(status: number): number {
   return RPC_CODE_OF_STATUS[status] ?? RPC_REFUSED;
-}
-
-/** The headers of a refusal kept on its JSON-RPC form: when to retry, the rate limit's. */
-function keptHeaders(answer: RespondAnswer): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (name === 'retry-after' || name.startsWith('ratelimit') || name.startsWith('x-ratelimit')) {
-      out[name] = String(value);
-    }
-  }
-  return out;
 }
 
 function bodyText(answer: RespondAnswer): string {
@@ -115,7 +105,7 @@ function written(table: RouteTable | null, exchange: Exchange, verdict: Verdict 
   const { code, message } = refusalOf(answer, verdict.mark?.rateLimited === true);
   const data = code === undefined ? { status: answer.status } : { code, status: answer.status };
   const error = { code: rpcCodeOfStatus(answer.status), message, data };
-  const sent: EndpointAnswer = sentToMcp(exchange, mcp, 200, mcpMessageText(id, { error }), keptHeaders(answer));
+  const sent: EndpointAnswer = sentToMcp(exchange, mcp, 200, mcpMessageText(id, { error }), refusalHeaders(answer));
   return { ...verdict, answer: answer.delay > 0 ? { ...sent, delay: answer.delay } : sent };
 }
 
@@ -129,6 +119,6 @@ function inForm(verdict: Verdict | undefined, exchange: Exchange): Maybe<Verdict
 
 /** `step` with its refusals of an MCP call written as JSON-RPC errors. */
 export function inMcpForm(step: Step): Step {
-  const { name, passes, reads } = step;
-  return { name, run: (exchange) => after(step.run(exchange), inForm, exchange), passes, reads };
+  const { name, passes, reads, answers } = step;
+  return { name, run: (exchange) => after(step.run(exchange), inForm, exchange), passes, reads, answers };
 }

@@ -20,6 +20,7 @@ import { byQueue } from '../../journal/journal-entry.js';
 import { pathParams } from '../../journal/request-filter.js';
 import type { Taken } from '../../queue/answer-queue.js';
 import type { Exchange } from './exchange.js';
+import { grpcQueuedVerdict } from './grpc-answer.js';
 import { routeFallback } from './route-step.js';
 import { keptMoving, MAX_MOVES, moveForTaken, pick, scenariosOf } from './state-moves.js';
 import type { Step, Verdict } from './step.js';
@@ -63,6 +64,8 @@ function answerThen(exchange: Exchange, release: AbortSignal): () => Promise<End
 }
 
 async function queued(exchange: Exchange, taken: Taken): Promise<Verdict> {
+  // A `grpc` answer (taken by a call only) falls back to nothing: the call's reply is all it is.
+  if (taken.answer.grpc !== undefined) return grpcQueuedVerdict(exchange, taken.answer, queuedParams(taken, exchange));
   const { name, head } = exchange;
   const fell = await fallback(exchange);
   const params = queuedParams(taken, exchange);

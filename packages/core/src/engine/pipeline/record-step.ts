@@ -31,6 +31,7 @@ async function stored(table: RouteTable | null, exchange: Exchange): Promise<Ver
 
 export const recordStep: Step = {
   name: 'record',
+  answers: 'http',
   run(exchange) {
     if (exchange.subpath !== '/') return undefined;
     const { endpoints } = exchange.parts;
@@ -61,6 +62,7 @@ function noRoute(table: RouteTable | null, exchange: Exchange): Verdict {
 
 export const noRouteStep: Step = {
   name: 'no route matched',
+  answers: 'http',
   run: (exchange) => after(exchange.routes(), noRoute, exchange),
   reads: FIRST_BYTES,
 };

@@ -11,6 +11,7 @@ import type { RouteHit } from '../../answer/routes/route-table.js';
 import type { AnswerKindName } from '../../api/answer-kinds.js';
 import type { RouteAnswer } from '../../api/route.js';
 import type { Exchange } from './exchange.js';
+import { grpcVerdict } from './grpc-answer.js';
 import { mcpVerdict } from './mcp-answer.js';
 import { proxyVerdict } from './proxy-verdict.js';
 import { resourceVerdict } from './resource-answer.js';
@@ -31,8 +32,8 @@ export const ROUTE_KINDS: { readonly [K in AnswerKindName]: KindVerdict<K> | 'co
   websocket: 'compiled',
   llm: 'compiled',
   mcp: { verdict: mcpVerdict },
-  // Reached by calls only (route-table.ts), answered by engine/grpc-routes.ts.
-  grpc: 'compiled',
+  // Reached by calls only (route-table.ts); the reply is played at the call's edge (engine/grpc-edge.ts).
+  grpc: { verdict: grpcVerdict, lends: false },
 };
 
 /** The kinds with their own verdict, as [name, verdict] pairs (looked up per request). */

@@ -53,6 +53,9 @@ export const signatureStep: Step = {
     return check === undefined ? endpoints.signatureCheck(name).then(checkReads) : checkReads(check);
   },
   run(exchange) {
+    // A call whose requests stream in (native gRPC's client streams) has no body to sign before it is
+    // answered (engine/grpc-signature-rule.ts refuses an enforced check there): it is not judged.
+    if (exchange.call !== undefined && exchange.call.info.body === undefined) return undefined;
     const { endpoints } = exchange.parts;
     // One synchronous Map lookup when the name is known to check no signatures.
     const check = endpoints.signatureChecks.get(exchange.name);

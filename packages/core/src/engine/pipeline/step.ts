@@ -55,6 +55,13 @@ export interface Step {
    * the pipeline says so ({@link readsWholeBody}).
    */
   reads(parts: PipelineParts, name: string): Maybe<BodyReads>;
+  /**
+   * `'http'`: it answers plain HTTP requests only (the record at the bare URL, a
+   * twin's API, a GraphQL query, the 404 of no route, a request checked against
+   * its route's schemas): a gRPC-family call walks the pipeline without it
+   * (EndpointHandler.walkCall). Absent: every protocol's.
+   */
+  readonly answers?: 'http';
 }
 
 /** For a step that looks at no more than the journal's copy of any body. */

@@ -80,6 +80,7 @@ const engineReads = (engine: TwinEngine | null): BodyReads => (engine === null ?
 
 export const twinStep: Step = {
   name: 'twin',
+  answers: 'http',
   passes: ({ twins }, name) => twins === undefined || twins.peek(name) === null,
   reads({ twins }, name) {
     if (twins === undefined) return 'first-bytes';

@@ -53,6 +53,9 @@ function validate(table: RouteTable | null, exchange: Exchange): Verdict | undef
 
 export const validationStep: Step = {
   name: 'request validation',
+  // An HTTP request's query, headers and body bytes against the route's schemas: a gRPC call's
+  // message is not checked (its route's `validate` applies to HTTP requests only, as before).
+  answers: 'http',
   run: (exchange) => after(exchange.routes(), validate, exchange),
   // No routes: no route to validate against.
   passes: (parts, name) => parts.endpoints.routeTables.get(name) === null,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type EndpointAnswer, errorAnswer } from '../../answer/endpoint-answer.js';
+import { type EndpointAnswer, errorAnswer, type RespondAnswer } from '../../answer/endpoint-answer.js';
 import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError } from '../../registry/errors.js';
@@ -67,3 +67,17 @@ const HELD = answerCases<EndpointAnswer, Exchange>({
     answer.end === 'hang' ? { ...answer, release: exchange.parts.endpoints.changes.signal(exchange.name) } : answer,
   otherwise: (answer) => answer,
 });
+
+/**
+ * The headers of a refusal kept when a protocol says it in its own form (an MCP call's
+ * JSON-RPC error, a gRPC call's metadata): when to retry, and the rate limit's.
+ */
+export function refusalHeaders(answer: RespondAnswer): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (name === 'retry-after' || name.startsWith('ratelimit') || name.startsWith('x-ratelimit')) {
+      out[name] = String(value);
+    }
+  }
+  return out;
+}

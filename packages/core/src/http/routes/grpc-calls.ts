@@ -13,7 +13,7 @@ import { urlTarget } from '../../api/endpoint-target.js';
 import { readBodyBytes } from '../../codec/body.js';
 import { resetResponse } from '../../engine/fetch-sink.js';
 import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
-import { grpcRouting } from '../../engine/grpc-routes.js';
+import { callRouting } from '../../engine/grpc-edge.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { AppContext } from '../context.js';
 
@@ -91,9 +91,9 @@ async function firstChunk(response: Response, call: GrpcCall): Promise<Response 
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** Lets the app's gRPC servers answer by the endpoints' routes (before anything is stored through the API). */
+/** Lets the app's gRPC servers answer through the pipeline (engine/grpc-edge.ts), before anything is stored through the API. */
 export function routeGrpcCalls(ctx: Pick<AppContext, 'endpoints' | 'handler'>): void {
-  ctx.endpoints.grpc.routing ??= (name) => grpcRouting(ctx.handler.parts, name);
+  ctx.endpoints.grpc.routing ??= (name) => callRouting(ctx.handler, name);
 }
 
 export function registerGrpcCalls(

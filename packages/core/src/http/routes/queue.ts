@@ -9,8 +9,8 @@ import { jsonTextResponse } from '../../answer/read-response.js';
 import { queuePageJson } from '../../api/answer-json.js';
 import { parseQueueBody, queueBodyFromMembers } from '../../api/schemas.js';
 import { readJsonObjectBody } from '../../codec/body.js';
-import { checkGrpcAnswers } from '../../engine/grpc-routes.js';
 import type { AppContext } from '../context.js';
+import { checkGrpcAnswers } from '../grpc-answer-check.js';
 import { pathName } from './manage.js';
 import { clearDoc, readDoc, STORE_ERRORS, writeDoc } from './responses.js';
 

@@ -1,12 +1,13 @@
-// Routes answering gRPC calls (through the app's Fetch path, Connect's JSON
+// The grpc answer kind: routes answering gRPC calls (through the app's Fetch path, Connect's JSON
 // protocol): the grpc filter, each kind of call, status by name and number
 // with details, metadata and trailers, templates, state, the check at save,
-// and that grpc routes and HTTP requests never meet.
+// that grpc routes and HTTP requests never meet, and that a call's view is an
+// HTTP request's (the signature check's outcome included).
 
 import { CHAT_PROTO as CHAT } from '@mockpoint/testkit/grpc-protos';
 import { describe, expect, it } from 'vitest';
-import { createApp, type MockpointApp } from '../index.js';
-import { streamCall } from '../test-support/connect-frames.js';
+import { createApp, type MockpointApp } from '../../index.js';
+import { streamCall } from '../../test-support/connect-frames.js';
 
 async function chat(routes: unknown[]): Promise<MockpointApp> {
   const app = createApp();
@@ -146,6 +147,25 @@ describe('routes answering calls', () => {
     expect((await bad({ grpc: { status: { code: 5, message: 'a\nb' } } }))[1]).toBe('INVALID_GRPC_ANSWER');
     expect((await bad({ grpc: { message: {} }, fault: 'hang' }))[1]).toBe('INVALID_GRPC_ANSWER');
     expect((await bad({ grpc: { message: {} }, statusCode: 200 }))[1]).toBe('INVALID_ANSWER');
+  });
+
+  it("a route's match.signature sees the call's signature outcome, as an HTTP request's", async () => {
+    const app = await chat([
+      { id: 'unsigned', match: { ...GET, signature: 'missing' }, answer: { grpc: { message: { text: 'unsigned' } } } },
+    ]);
+    // Before the name checks signatures the call has no outcome: the route does not match, schema mode answers.
+    expect(((await (await unary(app, 'Get', { text: 'a' })).json()) as { text: string }).text).not.toBe('unsigned');
+    const check = { scheme: 'standard', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
+    const put = await app.request('/api/endpoints/chat/signature', { method: 'PUT', body: JSON.stringify(check) });
+    expect(put.status, await put.clone().text()).toBeLessThan(300);
+    expect(await (await unary(app, 'Get', { text: 'a' })).json()).toEqual({ text: 'unsigned' });
+    const { requests } = (await (await app.request('/api/endpoints/chat/requests')).json()) as {
+      requests: { answeredBy: unknown; signature?: { status: string } }[];
+    };
+    expect(requests.map(({ answeredBy, signature }) => [answeredBy, signature?.status])).toEqual([
+      ['grpc', undefined],
+      [{ route: 'unsigned' }, 'missing'],
+    ]);
   });
 
   it('keeps grpc routes and HTTP requests apart', async () => {

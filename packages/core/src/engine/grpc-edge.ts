@@ -1,0 +1,175 @@
+/**
+ * The gRPC family's edge of the one pipeline: a call (Connect, gRPC-Web,
+ * native gRPC), decoded by its method's handler (grpc/stream-answers.ts), is
+ * made into an {@link Exchange} and walks the same steps as an HTTP request
+ * (EndpointHandler.walkCall). Only the ends are the protocol's: a refusal
+ * ({@link refuse}: a 401 `unauthenticated`, a 429 `resource_exhausted`, a 503
+ * fault `unavailable`, a reset the stream reset, a hang the call held) and an
+ * answer ({@link encode}: a `grpc` route's or queued answer's reply, the rate
+ * limit's headers as metadata, the chaos latency and bandwidth added; no
+ * answer is schema mode).
+ *
+ * @module
+ */
+import type { EndpointAnswer } from '../answer/endpoint-answer.js';
+import { RequestView } from '../answer/request-view.js';
+import type { GrpcCallInfo, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
+import type { RecordedRequest } from '../journal/journal-entry.js';
+import type { EndpointHandler } from './endpoint-handler.js';
+import { Exchange, type ExchangeCall, type PipelineParts } from './pipeline/exchange.js';
+import type { Verdict } from './pipeline/step.js';
+import { refusalHeaders } from './pipeline/verdicts.js';
+
+/** The gRPC status codes of the pipeline's HTTP statuses (the Connect protocol's mapping); others `unknown` (2). */
+const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = {
+  400: 3,
+  401: 16,
+  403: 7,
+  404: 5,
+  409: 10,
+  429: 8,
+  500: 13,
+  501: 12,
+  503: 14,
+  504: 4,
+};
+
+/** The body of a call whose requests were not kept whole (a native client stream): nothing to sign. */
+const NO_BODY = new Uint8Array(0);
+
+/** A call as the one filter sees it: its `grpc` field, its (first) message as the JSON body. */
+class CallView extends RequestView {
+  readonly grpc: { readonly service: string; readonly method: string; readonly message: unknown };
+  #body: string | undefined;
+
+  constructor(request: RecordedRequest, info: GrpcCallInfo) {
+    super(request, request.target);
+    this.grpc = { service: info.service, method: info.method, message: info.messages[0] };
+  }
+
+  override get body(): string {
+    this.#body ??= JSON.stringify(this.grpc.message ?? null);
+    return this.#body;
+  }
+
+  override get json(): unknown {
+    return this.grpc.message;
+  }
+
+  override get bodyTruncated(): boolean {
+    return false;
+  }
+}
+
+/** A call as the request the steps read: a `POST` of `/{service}/{method}`, its body the bytes as sent where kept. */
+class CallRequest implements RecordedRequest {
+  readonly method = 'POST';
+  readonly body: Uint8Array;
+  readonly bodyTruncated = false;
+  signature: RecordedRequest['signature'];
+  #raw: string[] | undefined;
+
+  constructor(
+    readonly target: string,
+    readonly info: GrpcCallInfo,
+  ) {
+    this.body = info.body ?? NO_BODY;
+  }
+
+  /** The call's metadata as raw pairs, made when first read (a direct call makes its `Headers` only when asked). */
+  get rawHeaders(): string[] {
+    if (this.#raw === undefined) {
+      this.#raw = [];
+      for (const [name, value] of this.info.headers) this.#raw.push(name, value);
+    }
+    return this.#raw;
+  }
+}
+
+/** A call to `name` as an exchange. */
+function callExchange(parts: PipelineParts, name: string, info: GrpcCallInfo): Exchange {
+  const request = new CallRequest(`/${info.service}/${info.method}`, info);
+  const call: ExchangeCall = { view: new CallView(request, info), info };
+  return new Exchange(parts, name, request.target, request, undefined, undefined, call);
+}
+
+/** The message of a coded error answer (`{ success: false, error: { message } }`). */
+function messageOf(answer: EndpointAnswer): string {
+  if (answer.kind !== 'respond' || answer.body === null) return '';
+  try {
+    const text = typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
+    return String((JSON.parse(text) as { error?: { message?: unknown } }).error?.message ?? '');
+  } catch {
+    return '';
+  }
+}
+
+/** Who refused, for the reply: chaos, a route's rate limit, or the signature check. */
+function refuserOf(verdict: Verdict): string {
+  const by = verdict.mark?.answeredBy;
+  if (typeof by === 'object' && 'chaos' in by) return 'chaos';
+  if (typeof by === 'object' && 'route' in by) return `route ${by.route}`;
+  return 'the signature check';
+}
+
+/** A step's refusal in the call's form: a status by {@link GRPC_CODE_OF_STATUS}, a reset, or a hold then a reset. */
+function refuse(verdict: Verdict): GrpcReply {
+  const { answer, mark } = verdict;
+  const reply: GrpcReply = { by: refuserOf(verdict), messages: [] };
+  if (mark !== undefined) reply.mark = mark;
+  if (answer.delay > 0) reply.delay = answer.delay;
+  if (answer.kind === 'fault') {
+    reply.reset = true;
+    if (answer.fault === 'hang') reply.hold = answer.release ?? new AbortController().signal;
+    return reply;
+  }
+  const status = answer.kind === 'respond' ? answer.status : 500;
+  reply.status = { code: GRPC_CODE_OF_STATUS[status] ?? 2, message: messageOf(answer) };
+  if (answer.kind !== 'respond') return reply;
+  const metadata = refusalHeaders(answer);
+  if (Object.keys(metadata).length > 0) reply.metadata = metadata;
+  return reply;
+}
+
+/** The reply of a `grpc` answer with the headers its verdict's answer gathered (a rate limit's) as metadata. */
+function withHeaders(reply: GrpcReply, answer: EndpointAnswer): GrpcReply {
+  const headers = answer.headers as Record<string, string>;
+  for (const _ in headers) return { ...reply, metadata: { ...headers, ...reply.metadata } };
+  return reply;
+}
+
+/**
+ * The call's reply for the pipeline's `verdict` (`undefined`: schema mode): with the signature
+ * check's outcome for the journal, the chaos latency added to whatever answers, its bandwidth applied.
+ */
+function encode(exchange: Exchange, verdict: Verdict | undefined): GrpcReply | undefined {
+  const { chaos, request, call } = exchange;
+  const { signature } = request;
+  let reply: GrpcReply | undefined;
+  if (verdict === undefined) {
+    const delay = chaos?.delay ?? 0;
+    if (delay <= 0 && signature === undefined && chaos?.bandwidth === undefined) return undefined;
+    reply = { by: 'chaos', messages: [], schema: true, delay };
+  } else {
+    const answered = call?.reply;
+    reply = answered === undefined ? refuse(verdict) : withHeaders(answered, verdict.answer);
+    if (chaos !== undefined) reply = { ...reply, delay: (reply.delay ?? 0) + chaos.delay };
+  }
+  if (chaos?.bandwidth !== undefined) reply.bandwidth = chaos.bandwidth;
+  if (signature !== undefined) reply.signature = signature;
+  return reply;
+}
+
+/**
+ * The routing of `name`'s calls (grpc/grpc-server.ts asks it once a call's first message, or a
+ * client stream's every one, is read): the call walks `handler`'s pipeline and its verdict is
+ * written in the call's form. A failure rejects (the call ends with its code, as Connect ends one).
+ */
+export function callRouting(handler: EndpointHandler, name: string): GrpcRouting {
+  return async (info) => {
+    // A name whose settings are known to leave every call to its definitions walks no steps.
+    if (handler.passesCall(name)) return undefined;
+    const exchange = callExchange(handler.parts, name, info);
+    return encode(exchange, await handler.walkCall(exchange));
+  };
+}

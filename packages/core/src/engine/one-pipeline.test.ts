@@ -1,0 +1,177 @@
+// One pipeline for every protocol (SPEC §2.21): a throw-away cross-cutting step, added once to the
+// app's steps, acts on an HTTP request, a Connect call, a gRPC-Web call, a native gRPC call (h2c)
+// and an MCP call; its refusal is said in each protocol's own form, and each call journaled once.
+import { connect } from 'node:http2';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ServedApp, serve } from '../adapter/node/index.js';
+import { errorAnswer } from '../answer/endpoint-answer.js';
+import { createApp } from '../index.js';
+import { BY_NONE } from '../journal/journal-entry.js';
+import { PIPELINE } from './endpoint-handler.js';
+import { inMcpForm } from './pipeline/mcp-outcome.js';
+import { FIRST_BYTES, type Step } from './pipeline/step.js';
+
+const PROTO = `syntax = "proto3";
+package echo.v1;
+service Echo { rpc Say(SayRequest) returns (SayRequest); }
+message SayRequest { string text = 1; }
+`;
+const MCP_ROUTES = {
+  routes: [{ id: 'fake', match: { path: '/mcp' }, answer: { mcp: { tools: [{ name: 'ping', result: 'pong' }] } } }],
+};
+const REFUSAL = 'refused by the probe step';
+
+let served: ServedApp | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+/** The step: notes each exchange it sees; refuses (503) those that carry `x-probe: refuse`. */
+function probe(seen: string[]): Step {
+  return {
+    name: 'probe',
+    reads: FIRST_BYTES,
+    run(exchange) {
+      seen.push(`${exchange.name} ${exchange.subpath}`);
+      if (exchange.view.headers['x-probe'] !== 'refuse') return undefined;
+      return { answer: errorAnswer(503, 'CHAOS_UNAVAILABLE', REFUSAL, { cors: true }), mark: BY_NONE };
+    },
+  };
+}
+
+async function start(seen: string[]): Promise<string> {
+  // Added once, first, as a cross-cutting step sits (an MCP call's refusals in JSON-RPC form, as the others').
+  served = await serve(createApp({ steps: [inMcpForm(probe(seen)), ...PIPELINE] }), { overrideGlobalObjects: false });
+  const { url } = served;
+  const puts: [string, unknown][] = [
+    ['plain', { data: { ok: true } }],
+    ['echo/grpc', { protos: { 'echo.proto': PROTO } }],
+    ['fake/routes', MCP_ROUTES],
+  ];
+  for (const [path, body] of puts) {
+    const put = await fetch(`${url}/api/endpoints/${path}`, { method: 'PUT', body: JSON.stringify(body) });
+    expect(put.status, await put.text()).toBeLessThan(300);
+  }
+  return url;
+}
+
+/** A message of `text` in gRPC's envelope, as bytes (`json`: gRPC-Web's JSON codec). */
+function envelope(text: string, json: boolean): Buffer {
+  const message = json
+    ? Buffer.from(JSON.stringify({ text }))
+    : Buffer.concat([Buffer.from([0x0a, text.length]), Buffer.from(text)]);
+  const out = Buffer.alloc(5 + message.length);
+  out.writeUInt32BE(message.length, 1);
+  out.set(message, 5);
+  return out;
+}
+
+/** What each protocol's answer came to: `ok`, or the refusal as its protocol says it. */
+async function http(url: string, headers: Record<string, string>): Promise<string> {
+  const answer = await fetch(`${url}/endpoint/plain`, { headers });
+  const body = (await answer.json()) as { error?: { message: string } };
+  return answer.status === 200 ? 'ok' : `${answer.status} ${body.error?.message}`;
+}
+
+async function connectCall(url: string, headers: Record<string, string>): Promise<string> {
+  const answer = await fetch(`${url}/echo.v1.Echo/Say`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ text: 'hi' }),
+  });
+  const body = (await answer.json()) as { code?: string; message?: string };
+  return answer.status === 200 ? 'ok' : `${body.code} ${body.message}`;
+}
+
+async function grpcWeb(url: string, headers: Record<string, string>): Promise<string> {
+  const answer = await fetch(`${url}/echo.v1.Echo/Say`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/grpc-web+json', ...headers },
+    body: envelope('hi', true),
+  });
+  // The status: in the headers (Trailers-Only), else in the trailers frame that ends the body.
+  const text = Buffer.from(await answer.arrayBuffer()).toString('latin1');
+  const status = answer.headers.get('grpc-status') ?? /grpc-status:\s*(\d+)/.exec(text)?.[1];
+  const message = answer.headers.get('grpc-message') ?? /grpc-message:\s*([^\r\n]*)/.exec(text)?.[1] ?? '';
+  return status === '0' ? 'ok' : `grpc ${status} ${decodeURIComponent(message)}`;
+}
+
+function nativeGrpc(url: string, headers: Record<string, string>): Promise<string> {
+  const session = connect(url);
+  return new Promise<string>((resolve, reject) => {
+    session.on('error', reject);
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/echo.v1.Echo/Say',
+      'content-type': 'application/grpc',
+      te: 'trailers',
+      ...headers,
+    });
+    let status: string | undefined;
+    let message = '';
+    const read = (got: Record<string, unknown>) => {
+      if (got['grpc-status'] !== undefined) status = String(got['grpc-status']);
+      if (got['grpc-message'] !== undefined) message = decodeURIComponent(String(got['grpc-message']));
+    };
+    stream.on('response', read);
+    stream.on('trailers', read);
+    stream.resume();
+    stream.on('end', () => resolve(status === '0' ? 'ok' : `grpc ${status} ${message}`));
+    stream.on('error', reject);
+    stream.end(envelope('hi', false));
+  }).finally(() => session.close());
+}
+
+async function mcp(url: string, headers: Record<string, string>): Promise<string> {
+  const answer = await fetch(`${url}/endpoint/fake/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ping', arguments: {} } }),
+  });
+  const body = (await answer.json()) as { error?: { code: number; message: string } };
+  return body.error === undefined ? 'ok' : `rpc ${body.error.code} ${body.error.message}`;
+}
+
+const PROTOCOLS = { http, connect: connectCall, grpcWeb, nativeGrpc, mcp };
+
+async function everyProtocol(url: string, headers: Record<string, string>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, call] of Object.entries(PROTOCOLS)) out[name] = await call(url, headers);
+  return out;
+}
+
+describe('a step added once acts on every protocol', () => {
+  it('sees an HTTP request, a Connect, a gRPC-Web and a native gRPC call and an MCP call, which answer as before', async () => {
+    const seen: string[] = [];
+    const url = await start(seen);
+    expect(await everyProtocol(url, {})).toEqual({
+      http: 'ok',
+      connect: 'ok',
+      grpcWeb: 'ok',
+      nativeGrpc: 'ok',
+      mcp: 'ok',
+    });
+    const call = 'echo /echo.v1.Echo/Say';
+    expect(seen).toEqual(['plain /', call, call, call, 'fake /mcp']);
+  });
+
+  it("its refusal is said in each protocol's form, and each call is journaled once", async () => {
+    const url = await start([]);
+    expect(await everyProtocol(url, { 'x-probe': 'refuse' })).toEqual({
+      http: `503 ${REFUSAL}`,
+      connect: `unavailable ${REFUSAL}`,
+      grpcWeb: `grpc 14 ${REFUSAL}`,
+      nativeGrpc: `grpc 14 ${REFUSAL}`,
+      mcp: `rpc -32050 ${REFUSAL}`,
+    });
+    const journal = (await (await fetch(`${url}/api/endpoints/echo/requests`)).json()) as {
+      requests: { answeredBy: unknown; grpc: { code: string } }[];
+    };
+    expect(journal.requests.map(({ answeredBy, grpc }) => [answeredBy, grpc.code])).toEqual([
+      ['none', 'unavailable'],
+      ['none', 'unavailable'],
+      ['none', 'unavailable'],
+    ]);
+  });
+});
