@@ -11,7 +11,8 @@
  *
  * @module
  */
-import type { EndpointAnswer } from '../answer/endpoint-answer.js';
+import type { EndpointAnswer, RespondAnswer } from '../answer/endpoint-answer.js';
+import { answerCases, matchAnswer } from '../answer/match-answer.js';
 import { RequestView } from '../answer/request-view.js';
 import type { GrpcCallInfo, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
@@ -94,8 +95,8 @@ function callExchange(parts: PipelineParts, name: string, info: GrpcCallInfo): E
 }
 
 /** The message of a coded error answer (`{ success: false, error: { message } }`). */
-function messageOf(answer: EndpointAnswer): string {
-  if (answer.kind !== 'respond' || answer.body === null) return '';
+function messageOf(answer: RespondAnswer): string {
+  if (answer.body === null) return '';
   try {
     const text = typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
     return String((JSON.parse(text) as { error?: { message?: unknown } }).error?.message ?? '');
@@ -118,18 +119,27 @@ function refuse(verdict: Verdict): GrpcReply {
   const reply: GrpcReply = { by: refuserOf(verdict), messages: [] };
   if (mark !== undefined) reply.mark = mark;
   if (answer.delay > 0) reply.delay = answer.delay;
-  if (answer.kind === 'fault') {
+  return matchAnswer(answer, REFUSAL, reply, undefined);
+}
+
+/** A refusal's answer in the call's form, on `reply`: a fault a reset (held first when it hangs); a response its code, message and limits' metadata. */
+const REFUSAL = answerCases<GrpcReply, GrpcReply>({
+  fault: (answer, reply) => {
     reply.reset = true;
     if (answer.fault === 'hang') reply.hold = answer.release ?? new AbortController().signal;
     return reply;
-  }
-  const status = answer.kind === 'respond' ? answer.status : 500;
-  reply.status = { code: GRPC_CODE_OF_STATUS[status] ?? 2, message: messageOf(answer) };
-  if (answer.kind !== 'respond') return reply;
-  const metadata = refusalHeaders(answer);
-  if (Object.keys(metadata).length > 0) reply.metadata = metadata;
-  return reply;
-}
+  },
+  respond: (answer, reply) => {
+    reply.status = { code: GRPC_CODE_OF_STATUS[answer.status] ?? 2, message: messageOf(answer) };
+    const metadata = refusalHeaders(answer);
+    if (Object.keys(metadata).length > 0) reply.metadata = metadata;
+    return reply;
+  },
+  otherwise: (_, reply) => {
+    reply.status = { code: GRPC_CODE_OF_STATUS[500] ?? 2, message: '' };
+    return reply;
+  },
+});
 
 /** The reply of a `grpc` answer with the headers its verdict's answer gathered (a rate limit's) as metadata. */
 function withHeaders(reply: GrpcReply, answer: EndpointAnswer): GrpcReply {

@@ -15,6 +15,7 @@ import {
   type StreamAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
+import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { resumeAfter } from '../../answer/stream/stream-frames.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
@@ -47,11 +48,24 @@ function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict>
   } catch (error) {
     return renderFailed(exchange, mark, `route ${route.id}`, error, { route: route.id });
   }
-  if (answer.kind === 'upgrade') return upgraded(exchange, hit, answer, mark);
+  return matchAnswer(answer, ROUTE_VERDICT, exchange, { hit, mark });
+}
+
+/** A route's answer as its verdict, marked with its fault: an upgrade checked and given its session; a stream resumed. */
+const ROUTE_VERDICT = answerCases<Verdict, Exchange, { hit: RouteHit; mark: AnswerMark }>({
+  upgrade: (answer, exchange, { hit, mark }) => upgraded(exchange, hit, answer, mark),
   // A reconnecting SSE client resumes after the last event it saw.
-  if (answer.kind === 'stream') answer = resumeAfter(answer, exchange.lastEventId);
-  if (route.route.answer.fault !== undefined) mark.fault = route.route.answer.fault;
-  return { answer, mark };
+  stream: (answer, exchange, { hit, mark }) => ({
+    answer: resumeAfter(answer, exchange.lastEventId),
+    mark: withFault(mark, hit),
+  }),
+  otherwise: (answer, _, { hit, mark }) => ({ answer, mark: withFault(mark, hit) }),
+});
+
+function withFault(mark: AnswerMark, hit: RouteHit): AnswerMark {
+  const { fault } = hit.route.route.answer;
+  if (fault !== undefined) mark.fault = fault;
+  return mark;
 }
 
 /** Whether a request asks to become a WebSocket (codec/websocket-handshake.ts). */
@@ -206,6 +220,12 @@ export function routeFallback(
       },
     );
   }
-  if (answer.kind === 'stream') return resumeAfter(answer, exchange.lastEventId);
-  return answer.kind === 'respond' ? answer : null;
+  return matchAnswer(answer, FALLBACK, exchange, undefined);
 }
+
+/** What a queued answer may fall back to of a route's answer: a response, or a stream resumed; else none. */
+const FALLBACK = answerCases<RespondAnswer | StreamAnswer | null, Exchange>({
+  respond: (answer) => answer,
+  stream: (answer, exchange) => resumeAfter(answer, exchange.lastEventId),
+  otherwise: () => null,
+});
