@@ -391,6 +391,14 @@ export function routeChecker(options: CheckRoutesOptions): (route: RouteInput, i
       if (problem !== undefined) fail('INVALID_RATE_LIMIT', index, problem);
     }
     checkAnswer(route.answer, index, options);
+    if (route.validate !== undefined && route.answer.grpc !== undefined) {
+      // A call's message is protobuf, which the request's JSON Schemas do not read: refused, not kept unused.
+      fail(
+        'INVALID_VALIDATION',
+        index,
+        'validate checks HTTP requests against JSON Schemas and is not applied to gRPC calls: remove it from a route with a grpc answer',
+      );
+    }
     let id = route.id;
     while (id === undefined || (route.id === undefined && ids.has(id))) id = newRouteId();
     ids.add(id);

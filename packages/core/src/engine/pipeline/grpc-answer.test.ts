@@ -149,6 +149,26 @@ describe('routes answering calls', () => {
     expect((await bad({ grpc: { message: {} }, statusCode: 200 }))[1]).toBe('INVALID_ANSWER');
   });
 
+  it('refuses at save a grpc route with validate, which no call is checked by (INVALID_VALIDATION)', async () => {
+    const app = await chat([]);
+    const validate = { mode: 'enforce', body: { type: 'object' } };
+    const route = { match: GET, validate, answer: { grpc: { message: { text: 'hi' } } } };
+    const response = await app.request('/api/endpoints/chat/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [route] }),
+    });
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect([response.status, error.code]).toEqual([400, 'INVALID_VALIDATION']);
+    expect(error.message).toMatch(/^routes\[0\]: validate .* not applied to gRPC calls/);
+    // The same validate on an HTTP route is kept.
+    const http = { match: { method: 'POST' }, validate, answer: { data: { ok: true } } };
+    const kept = await app.request('/api/endpoints/chat/routes', {
+      method: 'PUT',
+      body: JSON.stringify({ routes: [http] }),
+    });
+    expect(kept.status, await kept.clone().text()).toBe(200);
+  });
+
   it("a route's match.signature sees the call's signature outcome, as an HTTP request's", async () => {
     const app = await chat([
       { id: 'unsigned', match: { ...GET, signature: 'missing' }, answer: { grpc: { message: { text: 'unsigned' } } } },
