@@ -65,6 +65,17 @@ it("refuses a string past its schema's maxLength with GitHub's 422 Validation Fa
   expect(taken.status).toBeLessThan(300);
 });
 
+it("reads a JSON body sent with curl's form type, as GitHub does (its docs' `curl -d '{…}'`)", async () => {
+  const { root } = await githubTwin(twinDaemon('github', 'memory'));
+  const made = await fetch(`${root}/user/repos`, {
+    method: 'POST',
+    headers: { authorization: 'token ghp_1', 'content-type': 'application/x-www-form-urlencoded' },
+    body: '{"name":"from-curl","private":true}',
+  });
+  expect(made.status).toBe(201);
+  expect(await made.json()).toMatchObject({ name: 'from-curl', full_name: 'octocat/from-curl', private: true });
+});
+
 it('--twin github=0 makes the twin at start and serves it at a port of its own', async () => {
   const daemon = await startDaemon({ args: ['--memory', '--twin', 'github=0'] });
   const note = daemon.notes.find((line) => line.startsWith('github served at '));

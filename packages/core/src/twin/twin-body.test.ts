@@ -31,6 +31,22 @@ function read(body: string) {
 }
 
 describe('readParams', () => {
+  it("reads a JSON object sent as a form when the provider's bodies are JSON, as GitHub reads `curl -d '{…}'`", () => {
+    const formType = 'application/x-www-form-urlencoded';
+    const json = (body: string, contentType: string) =>
+      readParams(doc, operation, { query: '', body, contentType }, false);
+    expect(json(' {"name":"abc"}', formType).body).toEqual({ name: 'abc' });
+    expect(json('{"name":"abc"}', '').body).toEqual({ name: 'abc' });
+    // A form that is no JSON object is still read as a form.
+    expect(json('name=abc', formType).body).toEqual({ name: 'abc' });
+    // A provider of form bodies (Stripe) reads a form whatever it looks like, unless JSON is declared.
+    expect(read('name=abc').body).toEqual({ name: 'abc' });
+    expect(read('{"name":"abc"}').body.name).toBeUndefined();
+    expect(
+      readParams(doc, operation, { query: '', body: '{"name":"abc"}', contentType: 'application/json' }, true).body,
+    ).toEqual({ name: 'abc' });
+  });
+
   it("takes strings within the schema's maxLength, and strings the schema leaves unbounded", () => {
     expect(read(`name=abcde&email=abc&tags[0]=ab&free=${'x'.repeat(10_000)}`).body).toMatchObject({
       name: 'abcde',

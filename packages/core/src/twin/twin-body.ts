@@ -227,10 +227,14 @@ function deeperThan(value: unknown, most: number): boolean {
 }
 
 function readBody(text: string, form: boolean, contentType: string): Record<string, FormValue | unknown> {
-  if (text.trim() === '') return {};
-  if (form || contentType.includes('application/x-www-form-urlencoded')) {
-    if (!contentType.includes('json')) return readForm(text);
-  }
+  const trimmed = text.trim();
+  if (trimmed === '') return {};
+  // A provider of form bodies (Stripe) reads a form unless JSON is declared. One of JSON bodies reads
+  // JSON whatever the type said, as GitHub does: its docs' `curl -d '{…}'` sends it as a form.
+  const asForm = form
+    ? !contentType.includes('json')
+    : contentType.includes('application/x-www-form-urlencoded') && !trimmed.startsWith('{');
+  if (asForm) return readForm(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
