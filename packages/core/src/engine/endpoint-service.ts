@@ -12,6 +12,7 @@ import { RouteTable } from '../answer/routes/route-table.js';
 import { type ChaosSettings, NAMESPACE_CHAOS_KEY } from '../api/chaos.js';
 import type { Route } from '../api/route.js';
 import type { EndpointRecord, ListPage } from '../api/schemas.js';
+import { BoundedNameCache } from '../cache/bounded-name-cache.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { GraphqlMockCache } from '../graphql/graphql-mock-cache.js';
 import {
@@ -23,7 +24,7 @@ import {
 import type { ProtoCompiler } from '../grpc/proto-compiler.js';
 import type { AnswerQueue } from '../queue/answer-queue.js';
 import { MockpointError } from '../registry/errors.js';
-import type { SignatureSettings } from '../signing/signature-settings.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../settings/name-settings.js';
 import type { StateStore } from '../state/state-store.js';
 import {
   type CountOptions,
@@ -34,12 +35,19 @@ import {
 } from '../store/store.js';
 import { TurnBudget } from '../turns/turn-budget.js';
 import { SignatureCheck } from '../webhook/signature-check.js';
-import { SignatureCheckCache } from '../webhook/signature-check-cache.js';
+import { CompiledSettings } from './compiled-settings.js';
 import { EndpointChanges } from './endpoint-changes.js';
 import { GrpcCatalog } from './grpc-catalog.js';
-import { ChaosPlan, ChaosPlanCache } from './pipeline/chaos-plan.js';
+import { ChaosPlan } from './pipeline/chaos-plan.js';
 import { ReadTokens } from './read-tokens.js';
 import { type CachedResponse, ResponseCache, toCachedResponse } from './response-cache.js';
+
+/** What the request path reads compiled, by setting kind ({@link EndpointService.compiled}). */
+export interface Compiled {
+  signature: SignatureCheck;
+  chaos: ChaosPlan;
+  graphql: StoredGraphqlSchema;
+}
 
 export class EndpointService {
   readonly store: EndpointStore;
@@ -57,22 +65,13 @@ export class EndpointService {
   /** The same withdrawal tokens as {@link #reading}, for route reads. */
   readonly #routeReading: ReadTokens<RouteTable | null>;
   /**
-   * Signature checks by name (`null`: none), in front of the store like the
-   * route tables; the read path asks {@link SignatureCheckCache.get} first.
+   * The settings the request path reads compiled, by kind, in front of the store like the route
+   * tables: a signature check, a chaos plan, a GraphQL schema built; the read path asks
+   * {@link CompiledSettings.get} first.
    */
-  readonly signatureChecks = new SignatureCheckCache();
-  /** The same withdrawal tokens as {@link #reading}, for signature reads. */
-  readonly #signatureReading: ReadTokens<SignatureCheck | null>;
-  /** Chaos plans by name (`null`: none), in front of the store like the signature checks. */
-  readonly chaosPlans = new ChaosPlanCache();
-  /** The same withdrawal tokens as {@link #reading}, for chaos reads. */
-  readonly #chaosReading: ReadTokens<ChaosPlan | null>;
+  readonly compiled: CompiledSettings<Compiled>;
   /** Builds the stored GraphQL schemas and answers their operations (a worker thread on the daemon). */
   readonly graphqlRunner: GraphqlRunner;
-  /** Stored GraphQL schemas by name (`null`: no schema), in front of the store like the route tables. */
-  readonly graphqlMocks: GraphqlMockCache;
-  /** The same withdrawal tokens as {@link #reading}, for GraphQL schema reads. */
-  readonly #graphqlReading: ReadTokens<StoredGraphqlSchema | null>;
   /** Which name holds which gRPC service, and each name's server (docs/grpc.md). */
   readonly grpc: GrpcCatalog;
   /** Puts of protobuf definitions, one at a time: a service is checked free and taken in one step. */
@@ -97,7 +96,6 @@ export class EndpointService {
     this.store = store;
     this.grpc = new GrpcCatalog(store, protoCompiler);
     this.graphqlRunner = graphqlRunner;
-    this.graphqlMocks = new GraphqlMockCache(undefined, undefined, (name) => graphqlRunner.forget(name));
     this.collections = collections;
     this.states = states;
     this.cache = new ResponseCache(cacheMaxBytes);
@@ -105,9 +103,19 @@ export class EndpointService {
     const cacheable = () => this.#cacheable;
     this.#reading = new ReadTokens(this.cache, cacheable);
     this.#routeReading = new ReadTokens(this.routeTables, cacheable);
-    this.#signatureReading = new ReadTokens(this.signatureChecks, cacheable);
-    this.#chaosReading = new ReadTokens(this.chaosPlans, cacheable);
-    this.#graphqlReading = new ReadTokens(this.graphqlMocks, cacheable);
+    this.compiled = new CompiledSettings<Compiled>(
+      store,
+      {
+        signature: { cache: new BoundedNameCache(), compile: (settings) => new SignatureCheck(settings) },
+        // A change starts a plan's sequence again.
+        chaos: { cache: new BoundedNameCache(), compile: (settings) => new ChaosPlan(settings) },
+        graphql: {
+          cache: new GraphqlMockCache(undefined, undefined, (name) => graphqlRunner.forget(name)),
+          compile: (sdl, name) => storedGraphqlSchema(name, sdl),
+        },
+      },
+      cacheable,
+    );
     this.queue = queue;
     // A shared store: another process's write to a name withdraws what we hold for it.
     this.#unsubscribe = store.changes?.subscribe((name) => {
@@ -156,68 +164,33 @@ export class EndpointService {
     return this.#changing(name, this.#routeReading, () => this.store.updateRoutes(name, update));
   }
 
-  /** The signature check of `name` (`null` when it has none), read once per change. */
-  signatureCheck(name: string): Promise<SignatureCheck | null> {
-    return this.#signatureReading.read(name, async () => {
-      const settings = await this.store.getSetting('signature', name);
-      return settings === undefined ? null : new SignatureCheck(settings);
-    });
+  /** The setting `kind` of `name` as stored (`undefined` when it has none): a signature's secrets included (never answered as they are). */
+  setting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
+    return this.store.getSetting(kind, name);
   }
 
-  /** The signature settings of `name`, secrets included (never answered as they are). */
-  signature(name: string): Promise<SignatureSettings | undefined> {
-    return this.store.getSetting('signature', name);
-  }
-
-  /** Sets or (with `undefined`) removes the signature check of `name`; resolves whether it had one. */
-  setSignature(name: string, settings: SignatureSettings | undefined): Promise<boolean> {
-    return this.#changing(name, this.#signatureReading, () => this.store.setSetting('signature', name, settings));
-  }
-
-  /** The chaos plan of `name` (`null` when it has none), read once per change: a change starts its sequence again. */
-  chaosPlan(name: string): Promise<ChaosPlan | null> {
-    return this.#chaosReading.read(name, async () => {
-      const settings = await this.store.getSetting('chaos', name);
-      return settings === undefined ? null : new ChaosPlan(settings);
-    });
-  }
-
-  /** The chaos settings of `name`. */
-  chaos(name: string): Promise<ChaosSettings | undefined> {
-    return this.store.getSetting('chaos', name);
+  /**
+   * Sets or (with `undefined`) removes the setting `kind` of `name` (checked by the caller); what is
+   * compiled of it is forgotten and the change announced. Resolves whether it had one.
+   */
+  setSetting<K extends Exclude<SettingKind, 'grpc'>>(
+    kind: K,
+    name: string,
+    value: SettingValue<K> | undefined,
+  ): Promise<boolean> {
+    return this.#changing(name, { forget: (changed) => this.compiled.forget(changed, kind) }, () =>
+      this.store.setSetting(kind, name, value),
+    );
   }
 
   /** The namespace's own chaos (`/api/chaos`), for every name without chaos of its own. */
   namespaceChaos(): Promise<ChaosSettings | undefined> {
-    return this.store.getSetting('chaos', NAMESPACE_CHAOS_KEY);
+    return this.setting('chaos', NAMESPACE_CHAOS_KEY);
   }
 
   /** Sets or (with `undefined`) removes the namespace's own chaos; resolves whether it had some. */
   setNamespaceChaos(settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.setChaos(NAMESPACE_CHAOS_KEY, settings);
-  }
-
-  /** Sets or (with `undefined`) removes the chaos of `name`; resolves whether it had some. */
-  setChaos(name: string, settings: ChaosSettings | undefined): Promise<boolean> {
-    return this.#changing(name, this.#chaosReading, () => this.store.setSetting('chaos', name, settings));
-  }
-
-  /** The stored GraphQL schema of `name` (`null` when it has none), read once per change; {@link graphqlRunner} answers from it. */
-  graphqlMock(name: string): Promise<StoredGraphqlSchema | null> {
-    return this.#graphqlReading.read(name, async () => {
-      const sdl = await this.store.getSetting('graphql', name);
-      return sdl === undefined ? null : storedGraphqlSchema(name, sdl);
-    });
-  }
-
-  /** The GraphQL schema of `name` as its SDL text (`undefined` when it has none). */
-  graphqlSchema(name: string): Promise<string | undefined> {
-    return this.store.getSetting('graphql', name);
-  }
-
-  /** Sets (checked by the caller) or, with `undefined`, removes the GraphQL schema of `name`; resolves whether it had one. */
-  setGraphqlSchema(name: string, sdl: string | undefined): Promise<boolean> {
-    return this.#changing(name, this.#graphqlReading, () => this.store.setSetting('graphql', name, sdl));
+    return this.setSetting('chaos', NAMESPACE_CHAOS_KEY, settings);
   }
 
   /** The protobuf definitions of `name` as kept (their JSON text; `undefined` when it has none). */
@@ -344,18 +317,14 @@ export class EndpointService {
   #forget(name: string): void {
     this.#reading.forget(name);
     this.#routeReading.forget(name);
-    this.#signatureReading.forget(name);
-    this.#chaosReading.forget(name);
-    this.#graphqlReading.forget(name);
+    this.compiled.forget(name);
     this.grpc.forget(name);
   }
 
   #forgetAll(): void {
     this.#reading.forgetAll();
     this.#routeReading.forgetAll();
-    this.#signatureReading.forgetAll();
-    this.#chaosReading.forgetAll();
-    this.#graphqlReading.forgetAll();
+    this.compiled.forgetAll();
     this.grpc.forgetAll();
   }
 

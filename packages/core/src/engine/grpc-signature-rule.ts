@@ -45,7 +45,7 @@ export async function refuseStreamsSigned(
 ): Promise<void> {
   const method = takingStream[0];
   if (method === undefined) return;
-  const settings = await endpoints.signature(name);
+  const settings = await endpoints.setting('signature', name);
   if (settings?.enforce === true) throw refusal(name, method, 'definitions');
 }
 

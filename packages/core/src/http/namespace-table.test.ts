@@ -117,6 +117,30 @@ describe('a namespace made while a delete of its name runs', () => {
   });
 });
 
+describe('a batch of namespaces', () => {
+  it('holds no room when readying one of them fails: none is made, none stays registered', async () => {
+    const shared = memoryBackend();
+    const namespaces = shared.namespaces as BackendNamespaces;
+    let fail = true;
+    const failing: BackendNamespaces = {
+      ...namespaces,
+      drop: async (name) => {
+        if (fail) {
+          fail = false;
+          throw new Error('the store failed');
+        }
+        await namespaces.drop(name);
+      },
+    };
+    const app = makeApp({ ...shared, namespaces: failing });
+    expect((await send(app, 'POST', '/api/namespaces', admin, { count: 3 })).status).toBe(500);
+    expect(await namespaces.registry.list()).toEqual([]);
+    const made = await send(app, 'POST', '/api/namespaces', admin, { count: 3 });
+    expect(made.status).toBe(201);
+    expect(await namespaces.registry.list()).toHaveLength(3);
+  });
+});
+
 describe('the TTL sweep of a serving replica', () => {
   /**
    * `backend` with each list of its namespaces counted (a sweep reads the list once), and the

@@ -151,7 +151,7 @@ export class NamespaceTable {
               max,
             );
       if (outcome !== 'created') return outcome;
-      await Promise.all(
+      const readied = await Promise.allSettled(
         names.map(async (name) => {
           // An app of an earlier namespace of this name (deleted by another replica) holds its old token and parts.
           this.#clocks.delete(name);
@@ -160,6 +160,12 @@ export class NamespaceTable {
           await this.#namespaces.drop(name);
         }),
       );
+      const failed = readied.find((one) => one.status === 'rejected');
+      if (failed !== undefined) {
+        // None is made: the client gets no token of any, so none may hold room under the cap.
+        await Promise.allSettled(names.map((name) => this.#namespaces.registry.delete(name)));
+        throw failed.reason;
+      }
       return outcome;
     });
     if (created === 'exists') {
@@ -288,9 +294,12 @@ export class NamespaceTable {
     return this.#changing.run(name, step);
   }
 
-  /** {@link serial} for every one of `names` at once (taken in name order, so two batches never wait on each other). */
+  /**
+   * {@link serial} for every one of `names` at once, taken in name order (so two batches sharing
+   * names wait for each other, and never each for the other), each name once.
+   */
   #serialAll<T>(names: readonly string[], step: () => Promise<T>): Promise<T> {
-    const sorted = [...names].sort();
+    const sorted = [...new Set(names)].sort();
     const from = (i: number): Promise<T> =>
       i === sorted.length ? step() : this.#serial(sorted[i] as string, () => from(i + 1));
     return from(0);
@@ -475,7 +484,7 @@ function holdsWork(app: MockpointApp): boolean {
 function keepsState(app: MockpointApp): boolean {
   const { timers, endpoints, handler, deliveries, twins } = app.mockpoint;
   return (
-    timers.size > 0 || endpoints.chaosPlans.holdsAny() || handler.holdsRateState() || deliveries.busy || twins.busy
+    timers.size > 0 || endpoints.compiled.holdsAny('chaos') || handler.holdsRateState() || deliveries.busy || twins.busy
   );
 }
 

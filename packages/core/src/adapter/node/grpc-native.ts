@@ -111,7 +111,9 @@ export async function answerNativeGrpc(
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
   // A name that checks signatures has the framed messages read whole first: the check is over the bytes as sent.
   const signed =
-    found.daemon !== true && !found.server.takesStream(path) && endpoints.signatureChecks.get(found.name) !== null;
+    found.daemon !== true &&
+    !found.server.takesStream(path) &&
+    endpoints.compiled.get('signature', found.name) !== null;
   const body = signed ? await wholeBody(req, copy, options.maxBodyBytes) : undefined;
   if (body === null) {
     const answer = refused(call, `the request is over the body limit (${options.maxBodyBytes} bytes)`);

@@ -8,7 +8,6 @@
  */
 
 import type { ChaosFault, ChaosSettings } from '../../api/chaos.js';
-import { BoundedNameCache } from '../../cache/bounded-name-cache.js';
 import { drawLatency } from '../../random/latency.js';
 import { type Random, randomSeed, seededRandom } from '../../random/seeded-random.js';
 
@@ -41,6 +40,3 @@ export class ChaosPlan {
     return { fault, delay };
   }
 }
-
-/** The chaos plans known here by name (`null`: none), bounded by count, as signature checks are. */
-export class ChaosPlanCache extends BoundedNameCache<ChaosPlan> {}

@@ -74,11 +74,11 @@ type Outcome = Maybe<Verdict | undefined>;
 function byPlan(exchange: Exchange, key: string, fallback: (exchange: Exchange) => Outcome): Outcome {
   const { endpoints } = exchange.parts;
   // One synchronous Map lookup when the key is known to have no chaos.
-  const plan = endpoints.chaosPlans.get(key);
+  const plan = endpoints.compiled.get('chaos', key);
   if (plan === null) return fallback(exchange);
   if (plan !== undefined) return decide(exchange, plan, key);
-  return endpoints
-    .chaosPlan(key)
+  return endpoints.compiled
+    .read('chaos', key)
     .then((loaded) => (loaded === null ? fallback(exchange) : decide(exchange, loaded, key)));
 }
 
@@ -93,7 +93,7 @@ export const chaosStep: Step = {
   // The endpoint's own chaos wins; a name without any falls to the namespace's.
   run: (exchange) => byPlan(exchange, exchange.name, namespaceChaos),
   passes: ({ endpoints }, name) =>
-    endpoints.chaosPlans.get(name) === null && endpoints.chaosPlans.get(NAMESPACE_CHAOS_KEY) === null,
+    endpoints.compiled.get('chaos', name) === null && endpoints.compiled.get('chaos', NAMESPACE_CHAOS_KEY) === null,
   // A fault is chosen by the plan's dice, not by the body.
   reads: FIRST_BYTES,
 };

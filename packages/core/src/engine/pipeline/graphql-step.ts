@@ -98,16 +98,16 @@ const schemaReads = (schema: StoredGraphqlSchema | null): BodyReads => (schema =
 export const graphqlStep: Step = {
   name: 'graphql schema',
   answers: 'http',
-  passes: (parts, name) => parts.endpoints.graphqlMocks.get(name) === null,
+  passes: (parts, name) => parts.endpoints.compiled.get('graphql', name) === null,
   // A name with a schema reads every query whole (a document past the journal's copy is still answered).
   reads({ endpoints }, name) {
-    const cached = endpoints.graphqlMocks.get(name);
-    return cached === undefined ? endpoints.graphqlMock(name).then(schemaReads) : schemaReads(cached);
+    const cached = endpoints.compiled.get('graphql', name);
+    return cached === undefined ? endpoints.compiled.read('graphql', name).then(schemaReads) : schemaReads(cached);
   },
   run(exchange) {
     const { endpoints } = exchange.parts;
-    const cached = endpoints.graphqlMocks.get(exchange.name);
+    const cached = endpoints.compiled.get('graphql', exchange.name);
     if (cached === null) return undefined;
-    return after(cached ?? endpoints.graphqlMock(exchange.name), answered, exchange);
+    return after(cached ?? endpoints.compiled.read('graphql', exchange.name), answered, exchange);
   },
 };

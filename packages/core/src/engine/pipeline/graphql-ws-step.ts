@@ -112,9 +112,11 @@ function answerOperation(
 ): Maybe<GraphqlWsResult | undefined> {
   const { endpoints } = upgrade.parts;
   const schema = (): Maybe<GraphqlWsResult | undefined> => {
-    const cached = endpoints.graphqlMocks.get(upgrade.name);
+    const cached = endpoints.compiled.get('graphql', upgrade.name);
     if (cached !== undefined) return fromSchema(upgrade, cached, operation, event);
-    return endpoints.graphqlMock(upgrade.name).then((stored) => fromSchema(upgrade, stored, operation, event));
+    return endpoints.compiled
+      .read('graphql', upgrade.name)
+      .then((stored) => fromSchema(upgrade, stored, operation, event));
   };
   const verdict = routeStep.run(operationExchange(upgrade, payload));
   if (verdict instanceof Promise) return verdict.then((ready) => fromVerdict(ready) ?? schema());

@@ -46,11 +46,11 @@ const checkReads = (check: SignatureCheck | null): BodyReads => (check === null 
 
 export const signatureStep: Step = {
   name: 'signature check',
-  passes: (parts, name) => parts.endpoints.signatureChecks.get(name) === null,
+  passes: (parts, name) => parts.endpoints.compiled.get('signature', name) === null,
   // A signature is over the exact bytes: all of them.
   reads({ endpoints }, name) {
-    const check = endpoints.signatureChecks.get(name);
-    return check === undefined ? endpoints.signatureCheck(name).then(checkReads) : checkReads(check);
+    const check = endpoints.compiled.get('signature', name);
+    return check === undefined ? endpoints.compiled.read('signature', name).then(checkReads) : checkReads(check);
   },
   run(exchange) {
     // A call whose requests stream in (native gRPC's client streams) has no body to sign before it is
@@ -58,11 +58,11 @@ export const signatureStep: Step = {
     if (exchange.call !== undefined && exchange.call.info.body === undefined) return undefined;
     const { endpoints } = exchange.parts;
     // One synchronous Map lookup when the name is known to check no signatures.
-    const check = endpoints.signatureChecks.get(exchange.name);
+    const check = endpoints.compiled.get('signature', exchange.name);
     if (check === null) return undefined;
     if (check !== undefined) return judge(exchange, check);
-    return endpoints
-      .signatureCheck(exchange.name)
+    return endpoints.compiled
+      .read('signature', exchange.name)
       .then((loaded) => (loaded === null ? undefined : judge(exchange, loaded)));
   },
 };

@@ -50,7 +50,7 @@ export function registerChaosRoutes(
   for (const { path, key, none } of RESOURCES) {
     app.get(path, async (c) => {
       const name = key(c);
-      const settings: ChaosSettings | undefined = await endpoints.chaos(name);
+      const settings: ChaosSettings | undefined = await endpoints.setting('chaos', name);
       if (settings === undefined) throw new MockpointError('NOT_FOUND', none(name));
       return c.json(settings);
     });
@@ -59,12 +59,12 @@ export function registerChaosRoutes(
       const name = key(c);
       // Its input, read and checked by its declaration (settings/chaos-setting.ts); the namespace's too.
       const settings = await input.read(c.req.raw, options, schemas);
-      await endpoints.setChaos(name, settings);
+      await endpoints.setSetting('chaos', name, settings);
       return c.json(settings);
     });
 
     app.delete(path, async (c) => {
-      await endpoints.setChaos(key(c), undefined);
+      await endpoints.setSetting('chaos', key(c), undefined);
       return c.body(null, 204);
     });
   }

@@ -27,9 +27,9 @@ export function registerGraphqlRoutes(
     segment: 'graphql',
     what: 'GraphQL schema',
     it: 'one',
-    read: (name) => endpoints.graphqlSchema(name),
+    read: (name) => endpoints.setting('graphql', name),
     send: (c, sdl) => c.json({ schema: sdl }),
-    clear: (name) => endpoints.setGraphqlSchema(name, undefined),
+    clear: (name) => endpoints.setSetting('graphql', name, undefined),
   });
 
   app.put('/api/endpoints/:name/graphql', async (c) => {
@@ -38,7 +38,7 @@ export function registerGraphqlRoutes(
     const sdl = await NAME_SETTINGS.graphql.input.read(c.req.raw, options, schemas);
     // Checked where schemas are built (the daemon's GraphQL worker thread), off the event loop.
     await endpoints.graphqlRunner.check(sdl, options[NAME_SETTINGS.graphql.limit.option]);
-    const had = await endpoints.setGraphqlSchema(name, sdl);
+    const had = await endpoints.setSetting('graphql', name, sdl);
     return c.json({ schema: sdl }, had ? 200 : 201);
   });
 

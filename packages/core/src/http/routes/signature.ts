@@ -23,7 +23,7 @@ export function registerSignatureRoutes(
 
   app.get('/api/endpoints/:name/signature', async (c) => {
     const name = pathName(c.req.param('name'));
-    const settings = await endpoints.signature(name);
+    const settings = await endpoints.setting('signature', name);
     if (settings === undefined) {
       throw new MockpointError(
         'NOT_FOUND',
@@ -41,12 +41,12 @@ export function registerSignatureRoutes(
     // Its input, read and checked by its declaration (settings/signature-setting.ts).
     const settings = await NAME_SETTINGS.signature.input.read(c.req.raw, options, schemas);
     await refuseSignedStreams(endpoints, name, settings, options);
-    await endpoints.setSignature(name, settings);
+    await endpoints.setSetting('signature', name, settings);
     return c.json(signatureView(settings));
   });
 
   app.delete('/api/endpoints/:name/signature', async (c) => {
-    await endpoints.setSignature(pathName(c.req.param('name')), undefined);
+    await endpoints.setSetting('signature', pathName(c.req.param('name')), undefined);
     return c.body(null, 204);
   });
 

@@ -210,6 +210,8 @@ export class LevelStore implements EndpointStore {
    * new session's app opens, and counts its names, without a read of the disk.
    */
   readonly #emptyRanges = new Set<string>();
+  /** The root's: the namespaces being dropped now, each `true` once a view has written in it meanwhile. */
+  readonly #dropping = new Map<string, boolean>();
 
   private constructor(
     db: Level<string, string>,
@@ -282,9 +284,19 @@ export class LevelStore implements EndpointStore {
     const view = this.namespace(name);
     const range = { gte: view.#prefix, lt: view.#end };
     // A namespace that wrote nothing (a new name, a session that only read) costs no clear and no fsync.
-    const any = await this.#read(() => this.#db.keys({ ...range, limit: 1 }).all());
-    if (any.length > 0) await view.#clearRange(range);
+    // A write in it while this runs (a view not yet closed, against the rule) keeps it from being known empty.
+    this.#dropping.set(name, false);
+    let written: boolean | undefined;
+    try {
+      const any = await this.#read(() => this.#db.keys({ ...range, limit: 1 }).all());
+      // Cleared through the root, so that it counts as no write in the namespace.
+      if (any.length > 0) await this.#clearRange(range);
+    } finally {
+      written = this.#dropping.get(name);
+      this.#dropping.delete(name);
+    }
     // A new namespace of this name need not read its ranges until it writes.
+    if (written === true) return;
     this.#emptyRanges.add(name);
     if (this.#emptyRanges.size > KNOWN_EMPTY_MAX)
       this.#emptyRanges.delete(this.#emptyRanges.values().next().value as string);
@@ -652,7 +664,6 @@ export class LevelStore implements EndpointStore {
     }
   }
 
-  /** Throws once this namespace's view is closed (the database's own close makes its calls fail). */
   /** A read of a range of this view's: nothing, at once, while its range is known to hold no key. */
   async #scan<T>(operation: () => Promise<T[]>): Promise<T[]> {
     if (this.#namespace === undefined || !this.#base.#emptyRanges.has(this.#namespace)) return this.#read(operation);
@@ -660,6 +671,7 @@ export class LevelStore implements EndpointStore {
     return [];
   }
 
+  /** Throws once this namespace's view is closed (the database's own close makes its calls fail). */
   #open(): void {
     if (this.#closed) {
       throw new MockpointError('STORE_UNAVAILABLE', `namespace "${this.#namespace}" of the LevelDB store is closed`);
@@ -705,7 +717,9 @@ export class LevelStore implements EndpointStore {
 
   async #write<T>(operation: () => Promise<T>): Promise<T> {
     if (this.#base !== this) {
-      this.#base.#emptyRanges.delete(this.#namespace as string);
+      const name = this.#namespace as string;
+      this.#base.#emptyRanges.delete(name);
+      if (this.#base.#dropping.has(name)) this.#base.#dropping.set(name, true);
       return this.#base.#write(operation);
     }
     const failuresBefore = this.#failures;
@@ -767,9 +781,9 @@ function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
-/** A namespace's name: the endpoint-name rule, so it holds neither `\u0000` nor `\u0001`. */
 /** The most namespaces {@link LevelStore} remembers as known to hold no key. */
 const KNOWN_EMPTY_MAX = 1024;
+/** A namespace's name: the endpoint-name rule, so it holds neither `\u0000` nor `\u0001`. */
 const NAMESPACE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * The namespace registry's keys (store/namespaces.ts): `\u0003namespace:<name>`,

@@ -385,6 +385,24 @@ describe('levelBackend namespaces on disk', () => {
     await closeAll();
   });
 
+  it('a write in a namespace while it is dropped keeps it from being known empty: its reads agree with the disk', async () => {
+    const dir = await tempDir();
+    const backend = await backendAt(dir);
+    if (!(backend.store instanceof LevelStore)) throw new Error('not the LevelDB store');
+    const root = backend.store;
+    const late = root.namespace('s');
+    await late.put(record('old', 1));
+    // A view still open (against the rule) writes while the drop runs.
+    const dropping = root.dropNamespace('s');
+    const writing = late.put(record('x', 'during'));
+    await Promise.all([dropping, writing]);
+    const fresh = root.namespace('s');
+    const kept = (await fresh.get('x')) !== undefined;
+    const listed = (await fresh.list({ limit: 10 })).endpoints.map(({ name }) => name);
+    expect(listed).toEqual(kept ? ['x'] : []);
+    await closeAll();
+  });
+
   it('a directory written before namespaces opens and reads the same, and opening it writes nothing', async () => {
     const dir = await tempDir();
     // Written by the store alone, as the code before namespaces wrote it: no \u0003 or \u0004 key.

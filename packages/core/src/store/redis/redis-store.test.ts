@@ -217,19 +217,19 @@ describe('RedisStore', () => {
     const b = serviceOver(await open({ keyPrefix }));
     // b knows "no chaos" (null cached) until a sets some.
     await eventually(() => {
-      void b.chaosPlan('flaky');
-      return b.chaosPlans.get('flaky') === null;
+      void b.compiled.read('chaos', 'flaky');
+      return b.compiled.get('chaos', 'flaky') === null;
     });
-    await a.setChaos('flaky', { rate: 1, faults: ['503'], seed: 1 });
-    await eventually(() => b.chaosPlans.get('flaky') === undefined);
-    expect((await b.chaosPlan('flaky'))?.settings).toEqual({ rate: 1, faults: ['503'], seed: 1 });
+    await a.setSetting('chaos', 'flaky', { rate: 1, faults: ['503'], seed: 1 });
+    await eventually(() => b.compiled.get('chaos', 'flaky') === undefined);
+    expect((await b.compiled.read('chaos', 'flaky'))?.settings).toEqual({ rate: 1, faults: ['503'], seed: 1 });
     await eventually(() => {
-      void b.chaosPlan('flaky');
-      return b.chaosPlans.get('flaky') !== undefined;
+      void b.compiled.read('chaos', 'flaky');
+      return b.compiled.get('chaos', 'flaky') !== undefined;
     });
-    await a.setChaos('flaky', undefined);
-    await eventually(() => b.chaosPlans.get('flaky') === undefined);
-    expect(await b.chaosPlan('flaky')).toBeNull();
+    await a.setSetting('chaos', 'flaky', undefined);
+    await eventually(() => b.compiled.get('chaos', 'flaky') === undefined);
+    expect(await b.compiled.read('chaos', 'flaky')).toBeNull();
   });
 
   it("the namespace's chaos set or cleared through one replica reaches another's plans", async () => {
@@ -237,20 +237,20 @@ describe('RedisStore', () => {
     const a = serviceOver(await open({ keyPrefix }));
     const b = serviceOver(await open({ keyPrefix }));
     await eventually(() => {
-      void b.chaosPlan(NAMESPACE_CHAOS_KEY);
-      return b.chaosPlans.get(NAMESPACE_CHAOS_KEY) === null;
+      void b.compiled.read('chaos', NAMESPACE_CHAOS_KEY);
+      return b.compiled.get('chaos', NAMESPACE_CHAOS_KEY) === null;
     });
     await a.setNamespaceChaos({ rate: 1, faults: ['429'] });
-    await eventually(() => b.chaosPlans.get(NAMESPACE_CHAOS_KEY) === undefined);
-    expect((await b.chaosPlan(NAMESPACE_CHAOS_KEY))?.settings).toEqual({ rate: 1, faults: ['429'] });
+    await eventually(() => b.compiled.get('chaos', NAMESPACE_CHAOS_KEY) === undefined);
+    expect((await b.compiled.read('chaos', NAMESPACE_CHAOS_KEY))?.settings).toEqual({ rate: 1, faults: ['429'] });
     expect(await b.namespaceChaos()).toEqual({ rate: 1, faults: ['429'] });
     await eventually(() => {
-      void b.chaosPlan(NAMESPACE_CHAOS_KEY);
-      return b.chaosPlans.get(NAMESPACE_CHAOS_KEY) !== undefined;
+      void b.compiled.read('chaos', NAMESPACE_CHAOS_KEY);
+      return b.compiled.get('chaos', NAMESPACE_CHAOS_KEY) !== undefined;
     });
     await a.setNamespaceChaos(undefined);
-    await eventually(() => b.chaosPlans.get(NAMESPACE_CHAOS_KEY) === undefined);
-    expect(await b.chaosPlan(NAMESPACE_CHAOS_KEY)).toBeNull();
+    await eventually(() => b.compiled.get('chaos', NAMESPACE_CHAOS_KEY) === undefined);
+    expect(await b.compiled.read('chaos', NAMESPACE_CHAOS_KEY)).toBeNull();
   });
 
   it('acknowledged writes survive a Redis crash (SIGKILL) with appendfsync always', async () => {
