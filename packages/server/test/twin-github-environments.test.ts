@@ -8,7 +8,8 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit, type RestEndpointMethodTypes } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-import { GITHUB_NOT_FOUND, LONE_SURROGATE, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { wellFormed } from './helpers/random-message.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -124,7 +125,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
     // One name of each spelling (names are not case sensitive).
     const byCase = new Map(['prod/eu', 'a b', '%2F', '#1?x=&y', 'x'.repeat(256)].map((name) => [name, name]));
     while (byCase.size < NAMES) {
-      const name = randomText(random, 1 + Math.floor(random() * 40)).replace(LONE_SURROGATE, '\ufffd');
+      const name = wellFormed(randomText(random, 1 + Math.floor(random() * 40)));
       if (!/^\.{1,2}$/.test(name)) byCase.set(name.toLowerCase(), name);
     }
     const names = [...byCase.values()];

@@ -11,7 +11,8 @@ import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { requestJson } from './helpers/daemon.js';
-import { GITHUB_NOT_FOUND, LONE_SURROGATE, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { wellFormed } from './helpers/random-message.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -148,7 +149,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
     // Octokit encodes the path's tag (encodeURIComponent), which a lone surrogate cannot be: sent as
     // U+FFFD, as UTF-8 carries it (other bytes travel below); `.` and `..` a URL resolves away.
     while (tags.size < TAGS) {
-      const tag = randomText(random, 1 + Math.floor(random() * 30)).replace(LONE_SURROGATE, '\ufffd');
+      const tag = wellFormed(randomText(random, 1 + Math.floor(random() * 30)));
       if (!/^\.{1,2}$/.test(tag)) tags.add(tag);
     }
     for (const tag of tags) {

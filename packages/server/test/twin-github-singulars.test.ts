@@ -12,7 +12,8 @@
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-import { GITHUB_NOT_FOUND, LONE_SURROGATE, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { wellFormed } from './helpers/random-message.js';
 import { sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -144,9 +145,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
     }
     // A README written in a directory of random code points is read back there; none elsewhere.
     for (let i = 0; i < FUZZED; i++) {
-      const dir = randomText(random, 1 + Math.floor(random() * 12))
-        .replace(LONE_SURROGATE, '\ufffd')
-        .replace(/[/\0]/g, '_');
+      const dir = wellFormed(randomText(random, 1 + Math.floor(random() * 12))).replace(/[/\0]/g, '_');
       if (/^\.{1,2}$/.test(dir) || dir.toLowerCase() === '.git') continue;
       const path = `${dir}/README`;
       const content = base64(`readme ${i}\n`);

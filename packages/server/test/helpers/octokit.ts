@@ -1,7 +1,7 @@
 /**
  * What the GitHub twin's tests share around `@octokit/rest`: a log that says nothing, the answer of
- * a request Octokit rejects, GitHub's `404`, and the pattern of a lone surrogate (which a fuzz case
- * replaces before sending, as no client can send one in a URL or JSON text).
+ * a request Octokit rejects, and GitHub's `404`. (A fuzz case's lone surrogates, which no client can
+ * send in a URL or JSON text, are made U+FFFD by `wellFormed` of random-message.ts.)
  */
 
 const quiet = () => undefined;
@@ -18,6 +18,3 @@ export const rejection = (promise: Promise<unknown>) =>
 
 /** GitHub's answer to what does not exist, as {@link rejection} gives it. */
 export const GITHUB_NOT_FOUND = [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
-
-/** A surrogate not of a pair. */
-export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
