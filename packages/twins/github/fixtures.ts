@@ -6,29 +6,22 @@
  */
 import type { FixtureStep } from '@mockpoint/core/internal';
 
-const issue: FixtureStep = {
-  method: 'POST',
-  path: '/repos/{repo}/issues',
-  body: {
-    title: 'Spelling error in the README file',
-    body: 'It looks like you accidentally spelled "commit" with two "t"s.',
-  },
-};
-const pull: FixtureStep = {
-  method: 'POST',
-  path: '/repos/{repo}/pulls',
-  body: {
-    title: 'Update the README with new information',
-    head: 'changes',
-    base: 'main',
-    body: 'This is a pretty simple change.',
-  },
-};
-const comment: FixtureStep = {
-  method: 'POST',
-  path: '/repos/{repo}/issues/{number}/comments',
-  body: { body: 'You are totally right! I will get this fixed right away.' },
-};
+/** A `POST` of `body` to `path`: most clicks make something. */
+const post = (path: string, body: NonNullable<FixtureStep['body']>): FixtureStep => ({ method: 'POST', path, body });
+
+const issue = post('/repos/{repo}/issues', {
+  title: 'Spelling error in the README file',
+  body: 'It looks like you accidentally spelled "commit" with two "t"s.',
+});
+const pull = post('/repos/{repo}/pulls', {
+  title: 'Update the README with new information',
+  head: 'changes',
+  base: 'main',
+  body: 'This is a pretty simple change.',
+});
+const comment = post('/repos/{repo}/issues/{number}/comments', {
+  body: 'You are totally right! I will get this fixed right away.',
+});
 const close = (what: 'issues' | 'pulls'): FixtureStep => ({
   method: 'PATCH',
   path: `/repos/{repo}/${what}/{number}`,
@@ -40,7 +33,7 @@ const invitation: FixtureStep = {
   path: '/repos/{repo}/collaborators/trigger-{unique}',
   body: { permission: 'push' },
 };
-const label: FixtureStep = { method: 'POST', path: '/repos/{repo}/labels', body: { name: '{label}', color: 'd73a4a' } };
+const label = post('/repos/{repo}/labels', { name: '{label}', color: 'd73a4a' });
 
 /** A file written (`{unique}.md`, or another name) on the default branch or `branch`: a commit pushed. */
 const write = (name = '{unique}.md', branch?: string): FixtureStep => ({
@@ -53,33 +46,22 @@ const write = (name = '{unique}.md', branch?: string): FixtureStep => ({
   },
 });
 /** A branch `{unique}` (or a tag) at the commit the last write made. */
-const ref = (kind: 'heads' | 'tags'): FixtureStep => ({
-  method: 'POST',
-  path: '/repos/{repo}/git/refs',
-  body: { ref: `refs/${kind}/{unique}`, sha: '{sha}' },
+const ref = (kind: 'heads' | 'tags'): FixtureStep =>
+  post('/repos/{repo}/git/refs', { ref: `refs/${kind}/{unique}`, sha: '{sha}' });
+const release = post('/repos/{repo}/releases', {
+  tag_name: 'v1.0.0-{unique}',
+  name: 'v1.0.0',
+  body: 'Description of the release',
 });
-const release: FixtureStep = {
-  method: 'POST',
-  path: '/repos/{repo}/releases',
-  body: { tag_name: 'v1.0.0-{unique}', name: 'v1.0.0', body: 'Description of the release' },
-};
 /** A commit status of the commit the last write made. */
-const status: FixtureStep = {
-  method: 'POST',
-  path: '/repos/{repo}/statuses/{sha}',
-  body: {
-    state: 'success',
-    context: 'ci/mockpoint',
-    description: 'The build passed',
-    target_url: 'https://ci.example.com/builds/1',
-  },
-};
+const status = post('/repos/{repo}/statuses/{sha}', {
+  state: 'success',
+  context: 'ci/mockpoint',
+  description: 'The build passed',
+  target_url: 'https://ci.example.com/builds/1',
+});
 /** A check run of the commit the last write made. */
-const checkRun: FixtureStep = {
-  method: 'POST',
-  path: '/repos/{repo}/check-runs',
-  body: { name: 'mockpoint-ci', head_sha: '{sha}', status: 'in_progress' },
-};
+const checkRun = post('/repos/{repo}/check-runs', { name: 'mockpoint-ci', head_sha: '{sha}', status: 'in_progress' });
 /** A workflow file `{unique}.yml` that takes `workflow_dispatch` (`name: CI`, one job echoing), on the default branch. */
 const workflowFile: FixtureStep = {
   method: 'PUT',
