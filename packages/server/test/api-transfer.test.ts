@@ -80,6 +80,25 @@ describe('/api compression, never /endpoint', () => {
     expect(missing.headers['content-encoding']).toBeUndefined();
   });
 
+  it('compresses a 5 kB answer, made in the same turn, to the same JSON (brotli and gzip)', async () => {
+    // Under 64 KiB the daemon compresses on the main thread (api-encoders.ts); the journal below
+    // takes the thread pool's way.
+    const daemon = await startDaemon({ args: ['--memory'] });
+    const added = await raw(`${daemon.url}/api/endpoints/small`, { method: 'PUT', body: `{"data":${DATA_TEXT}}` });
+    expect(added.status).toBe(201);
+    const url = `${daemon.url}/api/endpoints/small`;
+    const plain = (await raw(url)).bytes.toString('utf8');
+    expect(plain.length).toBeGreaterThan(4_000);
+    expect(plain.length).toBeLessThan(64 * 1024);
+    expect(plain).toContain(DATA_TEXT);
+    const br = await raw(url, { headers: EVERY_CODING });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.bytes).toString('utf8')).toBe(plain);
+    const gzip = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.bytes).toString('utf8')).toBe(plain);
+  });
+
   it('compresses a 145 kB journal (brotli, else gzip) to the same JSON, and never the event stream', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     expect((await addEndpoint(daemon.url, { name: 'hook', data: { ok: true } })).status).toBe(201);
