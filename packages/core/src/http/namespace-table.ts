@@ -215,7 +215,8 @@ export class NamespaceTable {
       if (!(await this.#namespaces.registry.delete(name))) throw notFound(name);
       await this.#letGo(name);
       this.#clocks.delete(name);
-      await this.#namespaces.drop(name);
+      // No entry names it now, and a create of the name drops it again, durably: no fsync of its own.
+      await this.#namespaces.drop(name, { durable: false });
     });
   }
 
@@ -457,7 +458,7 @@ export class NamespaceTable {
         if (await registry.delete(entry.name)) {
           this.#clocks.delete(entry.name);
           await this.#letGo(entry.name);
-          await this.#namespaces.drop(entry.name);
+          await this.#namespaces.drop(entry.name, { durable: false });
         }
       });
     }

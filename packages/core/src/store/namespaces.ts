@@ -56,6 +56,12 @@ export interface NamespaceRegistry {
   touch(name: string, at: number): Promise<void>;
 }
 
+/** Options for {@link BackendNamespaces.drop}. */
+export interface DropOptions {
+  /** @default true: durable when it resolves */
+  durable?: boolean;
+}
+
 /** The namespaces of a backend: the registry, and each namespace's parts. */
 export interface BackendNamespaces {
   readonly registry: NamespaceRegistry;
@@ -66,8 +72,13 @@ export interface BackendNamespaces {
    * the data; opening it again finds the data as it was.
    */
   open(name: string): Promise<Backend>;
-  /** Removes every byte namespace `name` holds (its backend closed first, by the caller). */
-  drop(name: string): Promise<void>;
+  /**
+   * Removes every byte namespace `name` holds (its backend closed first, by the caller).
+   * `durable: false` (a delete, once the registry's delete is durable): the removal need not be
+   * on disk when this resolves, since no entry names the namespace and a create of the name
+   * drops it again, durably, before it is used.
+   */
+  drop(name: string, options?: DropOptions): Promise<void>;
 }
 
 /**

@@ -30,6 +30,7 @@ import type { WriteLog } from '../change-gate.js';
 import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';
 import { type DeliveryBackend, MemoryDeliveryStore } from '../memory/memory-delivery-store.js';
 import { MemoryStateStore } from '../memory/memory-state-store.js';
+import type { DropOptions } from '../namespaces.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type {
   CountOptions,
@@ -278,9 +279,10 @@ export class LevelStore implements EndpointStore {
   /**
    * Removes every key of namespace `name` (the range `\u0004<name>\u0000` up to
    * `\u0004<name>\u0001`, so not those of a namespace whose name starts with it),
-   * durably; its views must be closed first (their parts in memory would stay).
+   * durably unless `durable` is false (then the next synced write makes it durable);
+   * its views must be closed first (their parts in memory would stay).
    */
-  async dropNamespace(name: string): Promise<void> {
+  async dropNamespace(name: string, { durable = true }: DropOptions = {}): Promise<void> {
     const view = this.namespace(name);
     const range = { gte: view.#prefix, lt: view.#end };
     // A namespace that wrote nothing (a new name, a session that only read) costs no clear and no fsync.
@@ -290,7 +292,7 @@ export class LevelStore implements EndpointStore {
     try {
       const any = await this.#read(() => this.#db.keys({ ...range, limit: 1 }).all());
       // Cleared through the root, so that it counts as no write in the namespace.
-      if (any.length > 0) await this.#clearRange(range);
+      if (any.length > 0) await this.#clearRange(durable, range);
     } finally {
       written = this.#dropping.get(name);
       this.#dropping.delete(name);
@@ -486,19 +488,20 @@ export class LevelStore implements EndpointStore {
     // (collections, state, in step with what it holds in memory), or kept (deliveries
     // are not endpoints: a reset leaves them and their pending retries). Neither range
     // holds the namespaces' keys (`\u0003…`, `\u0004…`: after the parts, before names).
-    await this.#clearRange(this.#range({ lt: PARTS_FIRST }), this.#range({ gte: FIRST_NAME }));
+    await this.#clearRange(true, this.#range({ lt: PARTS_FIRST }), this.#range({ gte: FIRST_NAME }));
   }
 
   /**
-   * Removes the keys in each of `ranges` (already this namespace's), durably:
+   * Removes the keys in each of `ranges` (already this namespace's), `durable`ly:
    * LevelDB's clear writes without fsync, so a synced write after it (a delete of a
    * key no record has) makes the whole log durable before the clear is acknowledged.
+   * Not `durable`: the next synced write of anything does that.
    */
-  async #clearRange(...ranges: { gte?: string; lt?: string }[]): Promise<void> {
+  async #clearRange(durable: boolean, ...ranges: { gte?: string; lt?: string }[]): Promise<void> {
     await this.#writable();
     await this.#write(async () => {
       for (const range of ranges) await this.#base.#db.clear(range);
-      await this.#base.#writes.run({ type: 'del', key: SYNC_MARK });
+      if (durable) await this.#base.#writes.run({ type: 'del', key: SYNC_MARK });
     });
   }
 
@@ -575,7 +578,7 @@ export class LevelStore implements EndpointStore {
         );
         await this.#write(() => this.#base.#writes.run(operations));
       },
-      clear: () => this.#clearRange(range),
+      clear: () => this.#clearRange(true, range),
     };
   }
 

@@ -340,6 +340,33 @@ describe('levelBackend namespaces on disk', () => {
     expect(keys).toHaveLength(4 + 4 + 4 + 1);
   });
 
+  it("a delete's drop writes no fsync of its own; a create's drop clears, durably, what a lost clear left", async () => {
+    const dir = await tempDir();
+    const backend = await backendAt(dir);
+    const ns = await backend.namespaces.open('a');
+    await ns.store.put(record('x', 1));
+    await ns.close();
+    const batch = vi.spyOn(Level.prototype, 'batch');
+    const synced = () => batch.mock.calls.filter(([, options]) => (options as { sync?: boolean })?.sync === true);
+    await backend.namespaces.drop('a', { durable: false });
+    expect(synced()).toHaveLength(0);
+    // As if the clear never reached the disk (a power cut before any later synced write).
+    await closeAll();
+    const db = new Level<string, string>(dir);
+    await db.put('\u0004a\u0000x', '{"stale":true}');
+    await db.close();
+    const reopened = await backendAt(dir);
+    batch.mockClear();
+    await reopened.namespaces.drop('a');
+    expect(synced().length).toBeGreaterThan(0);
+    const again = await reopened.namespaces.open('a');
+    expect(await again.store.get('x')).toBeUndefined();
+    await again.close();
+    batch.mockRestore();
+    await closeAll();
+    expect((await dump(dir)).filter(([key]) => key.startsWith('\u0004a\u0000'))).toEqual([]);
+  });
+
   it("concurrent creates share their fsync'd writes and still never pass the cap", async () => {
     const backend = await backendAt(await tempDir());
     const batch = vi.spyOn(Level.prototype, 'batch');

@@ -72,11 +72,11 @@ export function levelNamespaces(
         },
       };
     },
-    async drop(name) {
+    async drop(name, options) {
       // Its backend is closed first (the caller's part); one still held keeps what it has in memory.
       held.delete(name);
       kept.delete(name);
-      await store.dropNamespace(name);
+      await store.dropNamespace(name, options);
     },
   };
 }
