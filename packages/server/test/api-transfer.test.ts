@@ -38,6 +38,17 @@ const EVERY_CODING = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 /** A payload well past the 1 KiB threshold, with exact text the parser would change. */
 const DATA_TEXT = `{"id":12345678901234567890,"b":1,"a":[${Array.from({ length: 300 }, (_, i) => `{"n":${i},"v":1.50}`).join(',')}]}`;
 
+/** `url` read as brotli (the client accepting every coding) and as gzip: each decodes to `plain`. */
+async function compressedBothWays(url: string, plain: string): Promise<{ br: Raw; gzip: Raw }> {
+  const br = await raw(url, { headers: EVERY_CODING });
+  expect(br.headers['content-encoding']).toBe('br');
+  expect(brotliDecompressSync(br.bytes).toString('utf8')).toBe(plain);
+  const gzip = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
+  expect(gzip.headers['content-encoding']).toBe('gzip');
+  expect(gunzipSync(gzip.bytes).toString('utf8')).toBe(plain);
+  return { br, gzip };
+}
+
 describe('/api compression, never /endpoint', () => {
   it('sends /endpoint/* answers byte for byte, uncompressed, to a client that accepts every coding', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
@@ -91,12 +102,7 @@ describe('/api compression, never /endpoint', () => {
     expect(plain.length).toBeGreaterThan(4_000);
     expect(plain.length).toBeLessThan(64 * 1024);
     expect(plain).toContain(DATA_TEXT);
-    const br = await raw(url, { headers: EVERY_CODING });
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(br.bytes).toString('utf8')).toBe(plain);
-    const gzip = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.bytes).toString('utf8')).toBe(plain);
+    await compressedBothWays(url, plain);
   });
 
   it('compresses a 145 kB journal (brotli, else gzip) to the same JSON, and never the event stream', async () => {
@@ -126,12 +132,7 @@ describe('/api compression, never /endpoint', () => {
     const plain = identity.bytes.toString('utf8');
     expect(identity.bytes.byteLength).toBeGreaterThan(140_000);
 
-    const br = await raw(url, { headers: EVERY_CODING });
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(br.bytes).toString('utf8')).toBe(plain);
-    const gzip = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.bytes).toString('utf8')).toBe(plain);
+    const { br, gzip } = await compressedBothWays(url, plain);
     console.log(
       `journal of 100 requests: ${identity.bytes.byteLength} bytes as JSON, ${gzip.bytes.byteLength} gzip, ${br.bytes.byteLength} brotli`,
     );
