@@ -347,7 +347,8 @@ describe('levelBackend namespaces on disk', () => {
     await ns.store.put(record('x', 1));
     await ns.close();
     const batch = vi.spyOn(Level.prototype, 'batch');
-    const synced = () => batch.mock.calls.filter(([, options]) => (options as { sync?: boolean })?.sync === true);
+    const synced = () =>
+      batch.mock.calls.filter((call) => ((call as unknown[])[1] as { sync?: boolean } | undefined)?.sync === true);
     await backend.namespaces.drop('a', { durable: false });
     expect(synced()).toHaveLength(0);
     // As if the clear never reached the disk (a power cut before any later synced write).
