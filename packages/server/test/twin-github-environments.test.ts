@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { wellFormed } from './helpers/random-message.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 const twinRedis = useTwinRedis();
 
@@ -116,6 +117,8 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
 
   it(`makes, reads and deletes ${NAMES} environments of random names (seed ${SEED})`, async () => {
     const twin = await twinAt('github', place, twinRedis);
+    // Its /api/health asked all through, not only after (a daemon stuck or gone fails the test).
+    const health = await watchWhileFuzzing(twin.daemon);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -156,5 +159,6 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
       });
       expect([answer.status, await answer.json()], path).toEqual(GITHUB_NOT_FOUND);
     }
+    await health.check();
   });
 });

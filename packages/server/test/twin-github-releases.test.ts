@@ -14,6 +14,7 @@ import { requestJson } from './helpers/daemon.js';
 import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { wellFormed } from './helpers/random-message.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 const twinRedis = useTwinRedis();
 
@@ -141,6 +142,8 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
 
   it(`reads ${TAGS} releases of random tags (seed ${SEED}) back by their tag`, async () => {
     const twin = await twinAt('github', place, twinRedis);
+    // Its /api/health asked all through, not only after (a daemon stuck or gone fails the test).
+    const health = await watchWhileFuzzing(twin.daemon);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -170,5 +173,6 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
       });
       expect([answer.status, await answer.json()], path).toEqual(GITHUB_NOT_FOUND);
     }
+    await health.check();
   });
 });

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { wellFormed } from './helpers/random-message.js';
 import { sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 const twinRedis = useTwinRedis();
 
@@ -128,6 +129,8 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
 
   it(`takes topics and README directories of random code points (seed ${SEED})`, async () => {
     const twin = await twinOf();
+    // Its /api/health asked all through, not only after (a daemon stuck or gone fails the test).
+    const health = await watchWhileFuzzing(twin.daemon);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -165,5 +168,6 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
         GITHUB_NOT_FOUND,
       );
     }
+    await health.check();
   });
 });
