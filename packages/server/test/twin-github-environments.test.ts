@@ -5,12 +5,16 @@
 // deleted; GitHub's 404 for one never made and 422 for the settings its reference refuses; and
 // names of random code points (seeded) made, read back by their name and deleted. Every process
 // listens on 127.0.0.1.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { prng, randomText } from '@mockpoint/testkit/random-text';
 import { Octokit, type RestEndpointMethodTypes } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
+import { makeTempDir, requestJson, runCli } from './helpers/daemon.js';
 import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { wellFormed } from './helpers/random-message.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 const twinRedis = useTwinRedis();
 
@@ -114,8 +118,67 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
     expect(other.data.total_count).toBe(0);
   });
 
+  it('empties environments, topics, releases by tag and assets on a reset; an export carries them back', async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'kept' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    await octokit.rest.repos.createOrUpdateEnvironment({ ...repo, environment_name: 'production', wait_timer: 5 });
+    await octokit.rest.repos.replaceAllTopics({ ...repo, names: ['twin', 'octokit'] });
+    const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0' })).data;
+    await octokit.rest.repos.uploadReleaseAsset({
+      ...repo,
+      release_id: release.id,
+      url: release.upload_url,
+      name: 'app.zip',
+      data: 'zip bytes' as unknown as string,
+      headers: { 'content-type': 'application/zip' },
+    });
+    const held = async () => ({
+      environment: (await octokit.rest.repos.getEnvironment({ ...repo, environment_name: 'production' })).data.name,
+      topics: (await octokit.rest.repos.getAllTopics(repo)).data.names,
+      release: (await octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0' })).data.id,
+      assets: (await octokit.rest.repos.listReleaseAssets({ ...repo, release_id: release.id })).data.map(
+        (asset) => asset.name,
+      ),
+    });
+    const before = await held();
+    expect(before).toEqual({
+      environment: 'production',
+      topics: ['twin', 'octokit'],
+      release: release.id,
+      assets: ['app.zip'],
+    });
+
+    const dir = await makeTempDir();
+    const env = { MOCKPOINT_URL: twin.api };
+    const run = await runCli({ args: ['export', '--names', twin.name, '--out', 'github.json'], env, cwd: dir });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    const file = await readFile(join(dir, 'github.json'), 'utf8');
+    // The twin's own records and its releases, exported as the name's collections.
+    for (const text of ['"production"', '"octokit"', '"v1.0"', '"app.zip"']) expect(file).toContain(text);
+
+    const reset = await requestJson(`${twin.api}/api/endpoints/${twin.name}/reset`, { method: 'POST' });
+    expect(reset.status).toBeLessThan(300);
+    // Emptied: the repository itself is gone (GitHub's 404 below it), and nothing it held answers.
+    expect(await rejection(octokit.rest.repos.get(repo))).toEqual(GITHUB_NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getEnvironment({ ...repo, environment_name: 'production' }))).toEqual(
+      GITHUB_NOT_FOUND,
+    );
+    expect(await rejection(octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v1.0' }))).toEqual(GITHUB_NOT_FOUND);
+    expect(await rejection(octokit.rest.repos.getReleaseAsset({ ...repo, asset_id: 1 }))).toEqual(GITHUB_NOT_FOUND);
+    // A read below a repository no longer made answers as of one never made (docs/twins.md): no topics.
+    expect((await octokit.rest.repos.getAllTopics(repo)).data.names).toEqual([]);
+
+    const applied = await runCli({ args: ['apply', 'github.json'], env, cwd: dir });
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    expect(await held()).toEqual(before);
+  });
+
   it(`makes, reads and deletes ${NAMES} environments of random names (seed ${SEED})`, async () => {
     const twin = await twinAt('github', place, twinRedis);
+    // Its /api/health asked all through, not only after (a daemon stuck or gone fails the test).
+    const health = await watchWhileFuzzing(twin.daemon);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -156,5 +219,6 @@ describe.each(TWIN_PLACES)("the GitHub twin's deployment environments (%s)", (pl
       });
       expect([answer.status, await answer.json()], path).toEqual(GITHUB_NOT_FOUND);
     }
+    await health.check();
   });
 });

@@ -14,6 +14,7 @@ import { requestJson } from './helpers/daemon.js';
 import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { wellFormed } from './helpers/random-message.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 const twinRedis = useTwinRedis();
 
@@ -139,8 +140,53 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
     );
   });
 
+  it('moves the latest as make_latest says: "false" leaves it, "true" takes it, "legacy" goes by dates', async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
+    const clock = async (body: Record<string, unknown>) =>
+      expect((await requestJson(`${twin.api}/api/clock`, { method: 'PUT', body })).status).toBe(200);
+    await clock({ freeze: true, set: '2030-01-01T00:00:00Z' });
+    const repo = { owner: 'octocat', repo: 'marked' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const latest = async () => (await octokit.rest.repos.getLatestRelease(repo)).data.tag_name;
+    const made = async (tag_name: string, make_latest?: 'true' | 'false' | 'legacy', prerelease = false) => {
+      const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name, make_latest, prerelease })).data;
+      await clock({ advance: '1s' });
+      return release;
+    };
+    await made('v1.0');
+    // A newer release made with make_latest "false" is not the latest (GitHub's `releases/latest`).
+    const two = await made('v2.0', 'false');
+    expect(await latest()).toBe('v1.0');
+    // "true" (the default) makes an older tag's release, made after, the latest.
+    await made('v0.9-backport', 'true');
+    expect(await latest()).toBe('v0.9-backport');
+    await made('v3.0-rc', undefined, true);
+    expect(await latest()).toBe('v0.9-backport');
+    // An update with "true" makes v2.0 the latest, and a new tag_name does not move that.
+    await octokit.rest.repos.updateRelease({ ...repo, release_id: two.id, make_latest: 'true' });
+    expect(await latest()).toBe('v2.0');
+    await octokit.rest.repos.updateRelease({ ...repo, release_id: two.id, tag_name: 'v2.0.1' });
+    expect(await latest()).toBe('v2.0.1');
+    // A refused create (its tag published already) moves nothing.
+    expect((await rejection(octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0' })))[0]).toBe(422);
+    expect(await latest()).toBe('v2.0.1');
+    // "legacy": by the dates again, the last made that is no prerelease.
+    await made('v0.1-old', 'legacy');
+    expect(await latest()).toBe('v0.1-old');
+    // The one made latest deleted: by the dates.
+    await made('v4.0');
+    await octokit.rest.repos.deleteRelease({
+      ...repo,
+      release_id: (await octokit.rest.repos.getReleaseByTag({ ...repo, tag: 'v4.0' })).data.id,
+    });
+    expect(await latest()).toBe('v0.1-old');
+  });
+
   it(`reads ${TAGS} releases of random tags (seed ${SEED}) back by their tag`, async () => {
     const twin = await twinAt('github', place, twinRedis);
+    // Its /api/health asked all through, not only after (a daemon stuck or gone fails the test).
+    const health = await watchWhileFuzzing(twin.daemon);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -170,5 +216,6 @@ describe.each(TWIN_PLACES)("the GitHub twin's releases by tag (%s)", (place) => 
       });
       expect([answer.status, await answer.json()], path).toEqual(GITHUB_NOT_FOUND);
     }
+    await health.check();
   });
 });

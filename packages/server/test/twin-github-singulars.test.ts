@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { wellFormed } from './helpers/random-message.js';
 import { sharedTwinAt, TWIN_PLACES, useTwinRedis } from './helpers/twin.js';
+import { watchWhileFuzzing } from './helpers/watch-health.js';
 
 const twinRedis = useTwinRedis();
 
@@ -27,7 +28,7 @@ const base64 = (text: string) => Buffer.from(text).toString('base64');
 const decoded = (content: string) => Buffer.from(content, 'base64').toString();
 
 describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository (%s)", (place) => {
-  const twinOf = sharedTwinAt('github', place, twinRedis, 2);
+  const twinOf = sharedTwinAt('github', place, twinRedis, 3);
 
   it('answers them from what the repository holds, GitHub 404 for what it does not', async () => {
     const twin = await twinOf();
@@ -126,8 +127,51 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
     expect(await rejection(octokit.rest.repos.getReadme(never))).toEqual(GITHUB_NOT_FOUND);
   });
 
+  it("answers the repository's license as licenses.getForRepo tells it, in repos.get and its lists", async () => {
+    const twin = await twinOf();
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'licensed' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const shown = async () => {
+      const read = (await octokit.rest.repos.get(repo)).data.license;
+      const listed = (await octokit.rest.repos.listForAuthenticatedUser()).data.find((one) => one.name === repo.repo);
+      expect(listed?.license).toEqual(read);
+      return read;
+    };
+    expect(await shown()).toBeNull();
+    const mit = 'MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n';
+    const file = await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'LICENSE',
+      message: 'license',
+      content: base64(mit),
+    });
+    const told = (await octokit.rest.licenses.getForRepo(repo)).data.license;
+    expect(told).toMatchObject({ key: 'mit', spdx_id: 'MIT' });
+    expect(await shown()).toEqual(told);
+    // Changed to a text the twin cannot tell: GitHub's `other`; deleted: none.
+    const other = await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'LICENSE',
+      message: 'ours',
+      content: base64('All rights reserved.\n'),
+      sha: file.data.content?.sha,
+    });
+    expect(await shown()).toEqual((await octokit.rest.licenses.getForRepo(repo)).data.license);
+    expect(await shown()).toMatchObject({ key: 'other', spdx_id: 'NOASSERTION' });
+    await octokit.rest.repos.deleteFile({
+      ...repo,
+      path: 'LICENSE',
+      message: 'rm',
+      sha: String(other.data.content?.sha),
+    });
+    expect(await shown()).toBeNull();
+  });
+
   it(`takes topics and README directories of random code points (seed ${SEED})`, async () => {
     const twin = await twinOf();
+    // Its /api/health asked all through, not only after (a daemon stuck or gone fails the test).
+    const health = await watchWhileFuzzing(twin.daemon);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'fuzzed' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
@@ -165,5 +209,6 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
         GITHUB_NOT_FOUND,
       );
     }
+    await health.check();
   });
 });

@@ -7,7 +7,7 @@ import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 import { requestJson, startDaemon } from './helpers/daemon.js';
-import { QUIET_LOG } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import {
   exampleKeys,
   hookReceiver,
@@ -97,8 +97,8 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
 });
 
 describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place) => {
-  // One daemon for the place's six tests, each with a twin at a name (in a namespace) of its own.
-  const twins = sharedTwinAt('github', place, twinRedis, 6);
+  // One daemon for the place's eight tests, each with a twin at a name (in a namespace) of its own.
+  const twins = sharedTwinAt('github', place, twinRedis, 8);
 
   it('numbers issues per repository, keeps them exact, updates, closes and reopens them', async () => {
     const { octokit } = await githubTwin(twins());
@@ -223,6 +223,71 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     await octokit.rest.issues.deleteLabel({ ...repo, name: 'bug' });
     const gone = await octokit.rest.issues.getLabel({ ...repo, name: 'bug' }).catch((e) => e);
     expect([gone.status, Object.keys(gone.response.data).sort()]).toEqual([404, ['documentation_url', 'message']]);
+  });
+
+  it("renames a label by new_name, its URL with it, the old name GitHub's 404; made as GitHub makes one", async () => {
+    const { octokit } = await githubTwin(twins());
+    const repo = { owner: 'octo', repo: 'app' };
+    const made = (await octokit.rest.issues.createLabel({ ...repo, name: 'needs triage', color: 'ff0000' })).data;
+    expect(made).toMatchObject({
+      name: 'needs triage',
+      url: 'https://api.github.com/repos/octo/app/labels/needs%20triage',
+      description: null,
+      default: false,
+    });
+    await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: 'd73a4a', description: 'Broken' });
+    const renamed = (
+      await octokit.rest.issues.updateLabel({ ...repo, name: 'needs triage', new_name: 'triaged', color: '00ff00' })
+    ).data;
+    expect(renamed).toMatchObject({
+      id: made.id,
+      name: 'triaged',
+      color: '00ff00',
+      url: 'https://api.github.com/repos/octo/app/labels/triaged',
+    });
+    expect((await octokit.rest.issues.getLabel({ ...repo, name: 'triaged' })).data).toEqual(renamed);
+    expect(await rejection(octokit.rest.issues.getLabel({ ...repo, name: 'needs triage' }))).toEqual(GITHUB_NOT_FOUND);
+    // Onto a name another label has: GitHub's 422 already_exists, nothing moved.
+    const taken = await rejection(octokit.rest.issues.updateLabel({ ...repo, name: 'triaged', new_name: 'bug' }));
+    expect(taken).toMatchObject([422, { errors: [{ code: 'already_exists', field: 'name' }] }]);
+    const names = (await octokit.paginate(octokit.rest.issues.listLabelsForRepo, repo)).map((label) => label.name);
+    expect(names).toEqual(['triaged', 'bug']);
+    // A new label of the old name is another label.
+    const again = (await octokit.rest.issues.createLabel({ ...repo, name: 'needs triage' })).data;
+    expect(again.id).not.toBe(made.id);
+  });
+
+  it('numbers milestones per repository and lists them by state, due first', async () => {
+    const { octokit } = await githubTwin(twins());
+    const repo = { owner: 'octo', repo: 'app' };
+    const later = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2', due_on: '2031-01-01T00:00:00Z' }))
+      .data;
+    const sooner = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v1', due_on: '2030-01-01T00:00:00Z' }))
+      .data;
+    expect([later.number, sooner.number, later.state, later.description, later.open_issues]).toEqual([
+      1,
+      2,
+      'open',
+      null,
+      0,
+    ]);
+    expect(later.url).toBe('https://api.github.com/repos/octo/app/milestones/1');
+    const closed = (
+      await octokit.rest.issues.updateMilestone({ ...repo, milestone_number: sooner.number, state: 'closed' })
+    ).data;
+    expect([closed.state, typeof closed.closed_at]).toEqual(['closed', 'string']);
+    const titles = async (query: { state?: 'open' | 'closed' | 'all'; direction?: 'asc' | 'desc' }) =>
+      (await octokit.paginate(octokit.rest.issues.listMilestones, { ...repo, ...query, per_page: 1 })).map(
+        (milestone) => milestone.title,
+      );
+    expect(await titles({})).toEqual(['v2']);
+    expect(await titles({ state: 'closed' })).toEqual(['v1']);
+    expect(await titles({ state: 'all' })).toEqual(['v1', 'v2']);
+    expect(await titles({ state: 'all', direction: 'desc' })).toEqual(['v2', 'v1']);
+    await octokit.rest.issues.deleteMilestone({ ...repo, milestone_number: later.number });
+    expect(await rejection(octokit.rest.issues.getMilestone({ ...repo, milestone_number: later.number }))).toEqual(
+      GITHUB_NOT_FOUND,
+    );
   });
 
   it('opens and closes pull requests, numbered with the issues of their repository and listed among them', async () => {

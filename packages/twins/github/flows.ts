@@ -25,7 +25,19 @@ import {
   validationFailed,
 } from './events.js';
 import { githubInstallations } from './installations.js';
-import { GITHUB_USER, issueLabels, issueLock, keyed, member, namedApplied, namedMembers, updating } from './issues.js';
+import {
+  GITHUB_USER,
+  issueLabels,
+  issueLock,
+  keyed,
+  labelCreated,
+  labelRenamed,
+  member,
+  milestoneCreated,
+  namedApplied,
+  namedMembers,
+  updating,
+} from './issues.js';
 import { githubList } from './lists.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
@@ -95,6 +107,8 @@ function created(
   if (last === 'comments') object.user = GITHUB_USER;
   // A hook made without `events` hears `push` alone, as GitHub's (not the example's list).
   if (last === 'hooks' && GITHUB_KEPT.has(template) && !Array.isArray(sent.events)) object.events = ['push'];
+  if (last === 'labels' && GITHUB_KEPT.has(template)) labelCreated(object, sent);
+  if (last === 'milestones' && template === '/repos/{owner}/{repo}/milestones') milestoneCreated(object, sent);
   if (last !== 'issues' && last !== 'pulls') return undefined;
   object.user = GITHUB_USER;
   object.state = typeof sent.state === 'string' ? sent.state : 'open';
@@ -163,6 +177,7 @@ export const githubFlows: TwinFlows = {
   updating(template, object, was, tools, sent) {
     if (template.endsWith('/hooks')) hookEventsEdited(object, sent);
     if (template.endsWith('/releases')) releaseUpdating(object, tools);
+    if (template.endsWith('/labels') && GITHUB_KEPT.has(template)) labelRenamed(object, sent);
     updating(template, object, was, tools);
     const last = template.split('/').at(-1);
     if (GITHUB_KEPT.has(template) && (last === 'issues' || last === 'pulls')) namedApplied(object);

@@ -148,6 +148,14 @@ export function keyed(template: string, object: Record<string, unknown>, values:
       patch_url: `${web}/pull/${n}.patch`,
     };
     for (const [field, url] of Object.entries(urls)) if (field in object) object[field] = url;
+  } else if (last === 'milestones' && template === `${REPO_PATH}/milestones`) {
+    Object.assign(object, {
+      url: `${api}/milestones/${object.number}`,
+      html_url: `${web}/milestone/${object.number}`,
+      labels_url: `${api}/milestones/${object.number}/labels`,
+    });
+  } else if (last === 'labels' && template === `${REPO_PATH}/labels`) {
+    object.url = labelUrl(api, object.name);
   } else if (last === 'comments' && issue !== undefined) {
     object.url = `${api}/issues/comments/${object.id}`;
     object.issue_url = `${api}/issues/${issue}`;
@@ -156,8 +164,47 @@ export function keyed(template: string, object: Record<string, unknown>, values:
 }
 
 /** What a close or a reopen moves: `closed_at`, `closed_by`, `state_reason`. */
+const REPO_PATH = '/repos/{owner}/{repo}';
+
+/** A label's `url`: at its name, encoded (`…/labels/needs%20triage`). */
+function labelUrl(api: string, name: unknown): string {
+  return `${api}/labels/${encodeURIComponent(String(name))}`;
+}
+
+/** A new label as GitHub makes it: its `description` the one sent (else `null`), not one of GitHub's defaults. */
+export function labelCreated(object: Record<string, unknown>, sent: Record<string, unknown>): void {
+  object.description = typeof sent.description === 'string' ? sent.description : null;
+  object.default = false;
+}
+
+/** A new milestone as GitHub makes it: `open` unless sent `closed`, by the authenticated user, none of the example's text or counts. */
+export function milestoneCreated(object: Record<string, unknown>, sent: Record<string, unknown>): void {
+  object.state = sent.state === 'closed' ? 'closed' : 'open';
+  object.description = typeof sent.description === 'string' ? sent.description : null;
+  object.due_on = typeof sent.due_on === 'string' ? sent.due_on : null;
+  object.creator = GITHUB_USER;
+  object.open_issues = 0;
+  object.closed_issues = 0;
+  object.closed_at = null;
+}
+
+/**
+ * A label renamed by `new_name` (`issues.updateLabel`): its `name`, and its `url` at the new name
+ * (the engine moves it to its new key, so the old name is GitHub's 404 from now on).
+ */
+export function labelRenamed(object: Record<string, unknown>, sent: Record<string, unknown>): void {
+  if (typeof sent.new_name !== 'string' || sent.new_name === '') return;
+  object.name = sent.new_name;
+  const url = String(object.url ?? '');
+  const at = url.lastIndexOf('/labels/');
+  if (at >= 0) object.url = labelUrl(url.slice(0, at), sent.new_name);
+}
+
 export function updating(template: string, object: Record<string, unknown>, was: unknown, tools: FlowTools): void {
   const last = template.split('/').at(-1);
+  if (last === 'milestones' && template === `${REPO_PATH}/milestones` && object.state !== was) {
+    object.closed_at = object.state === 'closed' ? new Date(tools.now()).toISOString() : null;
+  }
   if ((last !== 'issues' && last !== 'pulls') || object.state === was) return;
   const closed = object.state === 'closed';
   object.closed_at = closed ? new Date(tools.now()).toISOString() : null;

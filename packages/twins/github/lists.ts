@@ -56,6 +56,7 @@ export function githubList(
   query: Record<string, unknown>,
 ): ListOutcome | undefined {
   const kind = template.split('/').at(-1) ?? '';
+  if (kind === 'milestones' && template === '/repos/{owner}/{repo}/milestones') return milestoneList(items, query);
   const sorts = SORTS[kind];
   if (sorts === undefined) return undefined;
   const resource = kind === 'issues' ? 'Issue' : 'PullRequest';
@@ -85,4 +86,28 @@ export function githubList(
   const order = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     sign * (sortKey(a, sort) - sortKey(b, sort) || sortKey(a, 'created') - sortKey(b, 'created'));
   return { items: [...kept].sort(order), used };
+}
+
+/**
+ * A repository's milestones as GitHub lists them ("List milestones"): `state` `open` (default),
+ * `closed` or `all`; `sort` `due_on` (default; none due last) or `completeness` (the twin counts no
+ * issues of a milestone: in the order made); `direction` `asc` by default.
+ */
+function milestoneList(items: Record<string, unknown>[], query: Record<string, unknown>): ListOutcome {
+  const state = text(query.state, 'open');
+  if (!STATES.includes(state)) return invalid('Milestone', 'state', state);
+  const sort = text(query.sort, 'due_on');
+  if (sort !== 'due_on' && sort !== 'completeness') return invalid('Milestone', 'sort', sort);
+  const direction = text(query.direction, 'asc');
+  if (!DIRECTIONS.includes(direction)) return invalid('Milestone', 'direction', direction);
+  const kept = state === 'all' ? items : items.filter((item) => item.state === state);
+  const due = (item: Record<string, unknown>) =>
+    sort === 'due_on' && typeof item.due_on === 'string' ? Date.parse(item.due_on) || 0 : Number.POSITIVE_INFINITY;
+  const sign = direction === 'asc' ? 1 : -1;
+  const order = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    const [x, y] = [due(a), due(b)];
+    const byDue = x === y ? 0 : x < y ? -1 : 1;
+    return sign * (byDue || (Number(a.number) || 0) - (Number(b.number) || 0));
+  };
+  return { items: [...kept].sort(order), used: ['state', 'sort', 'direction'] };
 }

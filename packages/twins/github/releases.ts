@@ -15,15 +15,19 @@
  *
  * `GET …/releases/latest` answers the latest release as GitHub's docs define it: of the published
  * releases that are no prerelease, the one made last (`created_at`; of two made in one
- * millisecond, the later id); GitHub's 404 when there is none.
+ * millisecond, the later id); GitHub's 404 when there is none. `make_latest` moves it as the
+ * description says: a release published with `"true"` (its default) is the latest, with
+ * `"false"` leaves the latest where it was, with `"legacy"` goes back to the rule of dates; an
+ * update with `"true"` makes a published release that is no prerelease the latest. Which one was
+ * made so is kept per repository (`LATEST`), by tag until its id is known.
  *
  * @module
  */
 
-import type { FlowError, FlowKit, FlowTools } from '@mockpoint/core/internal';
+import type { FlowError, FlowKit, FlowState, FlowTools, OwnAnswer } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
-import type { RepoOperation } from './pushes.js';
+import type { RepoOperation, RepoPlace } from './pushes.js';
 import { shownRepo } from './repo-kept.js';
 
 const API = 'https://api.github.com';
@@ -31,6 +35,14 @@ const API = 'https://api.github.com';
 const UPLOADS = 'https://uploads.github.com';
 
 const RELEASES = '/repos/{owner}/{repo}/releases';
+/** The records of the release `make_latest` made the latest, by repository (its scope). */
+const LATEST = 'latest-releases';
+
+/** The release `make_latest` made the latest: its id, or (made by a create, whose id is not yet known) its tag. */
+interface LatestMark {
+  id?: string;
+  tag?: string;
+}
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 const REVIEW_STATES: Record<string, string> = {
@@ -162,12 +174,27 @@ const TAG_TAKEN = {
   error: validationFailed('already_exists', [{ resource: 'Release', code: 'already_exists', field: 'tag_name' }]),
 };
 
-/** Of `releases`, the latest as GitHub's docs define it: published, no prerelease, made last. */
-function latestRelease(releases: readonly Record<string, unknown>[]): Record<string, unknown> | undefined {
+/** Whether `one` can be the latest: published and no prerelease ("Drafts and prereleases cannot be set as latest"). */
+function canBeLatest(one: Record<string, unknown>): boolean {
+  return one.draft !== true && one.prerelease !== true && typeof one.published_at === 'string';
+}
+
+/**
+ * Of `releases`, the latest: the one `make_latest` made so (`mark`) while it can be, else as GitHub's
+ * docs define it: published, no prerelease, made last.
+ */
+function latestRelease(
+  releases: readonly Record<string, unknown>[],
+  mark: LatestMark | undefined,
+): Record<string, unknown> | undefined {
+  const marked = releases.find((one) =>
+    mark?.id !== undefined ? String(one.id) === mark.id : mark?.tag !== undefined && one.tag_name === mark.tag,
+  );
+  if (marked !== undefined && canBeLatest(marked)) return marked;
   let latest: Record<string, unknown> | undefined;
   let at: [number, number] = [Number.NEGATIVE_INFINITY, -1];
   for (const one of releases) {
-    if (one.draft === true || one.prerelease === true || typeof one.published_at !== 'string') continue;
+    if (!canBeLatest(one)) continue;
     const mine: [number, number] = [Date.parse(String(one.created_at)) || 0, Number(one.id) || 0];
     if (mine[0] > at[0] || (mine[0] === at[0] && mine[1] > at[1])) [latest, at] = [one, mine];
   }
@@ -192,15 +219,17 @@ export const githubReleases: RepoOperation = async (matched, sent, state, place)
     // With `unseen: "examples"`, a tag never released answers the document's example.
     return state.examples ? undefined : { error: NOT_FOUND };
   }
+  const mark = async () => (await state.read<LatestMark>(LATEST)).get(place.scope);
   if (template === `${RELEASES}/latest` && method === 'GET') {
-    const found = latestRelease(await state.objects(RELEASES, place.values));
+    const found = latestRelease(await state.objects(RELEASES, place.values), await mark());
     if (found !== undefined) return { status: 200, body: found };
     return state.examples ? undefined : { error: NOT_FOUND };
   }
   if (template === RELEASES && method === 'POST') {
     const { tag_name: tag, draft } = sent.body;
     if (typeof tag !== 'string' || draft === true) return undefined;
-    return (await published(tag)) === undefined ? undefined : TAG_TAKEN;
+    if ((await published(tag)) !== undefined) return TAG_TAKEN;
+    return latestMade(sent.body, tag, state, place, await mark());
   }
   if (template === `${RELEASES}/{release_id}` && method === 'PATCH') {
     const id = matched.values.release_id ?? '';
@@ -208,8 +237,40 @@ export const githubReleases: RepoOperation = async (matched, sent, state, place)
     if (release === undefined) return undefined;
     const tag = typeof sent.body.tag_name === 'string' ? sent.body.tag_name : release.tag_name;
     const draft = typeof sent.body.draft === 'boolean' ? sent.body.draft : release.draft === true;
-    if (draft) return undefined;
-    return (await published(tag, id)) === undefined ? undefined : TAG_TAKEN;
+    if (!draft && (await published(tag, id)) !== undefined) return TAG_TAKEN;
+    const had = await mark();
+    const prerelease = typeof sent.body.prerelease === 'boolean' ? sent.body.prerelease : release.prerelease === true;
+    let next = had;
+    // Marked by its tag when made: by its id from now on, which a new `tag_name` does not move.
+    if (had?.id === undefined && had?.tag !== undefined && had.tag === release.tag_name) next = { id };
+    if (sent.body.make_latest === 'true' && !draft && !prerelease) next = { id };
+    if (sent.body.make_latest === 'legacy') next = undefined;
+    if (next === had) return undefined;
+    await state.keep(LATEST, place.scope, next);
+    return { values: place.values, refused: () => state.keep(LATEST, place.scope, had) };
   }
   return undefined;
 };
+
+/**
+ * What a new published release's `make_latest` makes the latest: itself (`"true"`, the default,
+ * unless a prerelease), the latest before it (`"false"`: kept as it is), or the rule of dates
+ * (`"legacy"`); kept before the create, and put back when the create is refused.
+ */
+async function latestMade(
+  body: Record<string, unknown>,
+  tag: string,
+  state: FlowState,
+  place: RepoPlace,
+  had: LatestMark | undefined,
+): Promise<OwnAnswer | undefined> {
+  let next: LatestMark | undefined = had;
+  if (body.make_latest === 'legacy') next = undefined;
+  else if (body.make_latest === 'false') {
+    const before = latestRelease(await state.objects(RELEASES, place.values), had);
+    next = before === undefined ? had : { id: String(before.id) };
+  } else if (body.prerelease !== true) next = { tag };
+  if (next === had) return undefined;
+  await state.keep(LATEST, place.scope, next);
+  return { values: place.values, refused: () => state.keep(LATEST, place.scope, had) };
+}

@@ -36,7 +36,7 @@ import {
   valuesOf,
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
-import { githubSingulars } from './singulars.js';
+import { githubSingulars, repositoryLicense } from './singulars.js';
 import { githubStatuses } from './statuses.js';
 import { githubWorkflows } from './workflows.js';
 
@@ -262,6 +262,21 @@ async function replaceTopics(
 }
 
 /**
+ * A file written or deleted through the contents API: the repository's `license` made what
+ * `GET …/license` tells of its root's license file (GitHub detects it on each push), kept when it
+ * changed, so `repos.get`, its lists and search answer it.
+ */
+async function licenseKept(matched: MatchedOperation, state: FlowState, key: string, place: RepoPlace): Promise<void> {
+  const { method, template } = matched.op;
+  if (template !== `${REPO}/contents/{path}` || (method !== 'PUT' && method !== 'DELETE')) return;
+  const record = (await records(state)).get(key);
+  if (record?.repository === undefined) return;
+  const license = await repositoryLicense(state, place.scope);
+  if (JSON.stringify(license) === JSON.stringify(record.repository.license ?? null)) return;
+  await state.keep(REPOS, key, { ...record, repository: { ...record.repository, license } });
+}
+
+/**
  * An operation at or below `/repos/{owner}/{repo}`: the repository's own, a redirect from a name
  * it had, GitHub's 404 where it does not exist, else the refs, contents or collections below it.
  */
@@ -309,6 +324,7 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   }
   if (answered !== undefined) {
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
+    else if (!('error' in answered)) await licenseKept(matched, state, key, place);
     return answered;
   }
   if (implied) return { values, refused: () => state.keep(REPOS, key, undefined) };

@@ -85,14 +85,32 @@ function textOf(file: FileRecord): string {
   return new TextDecoder().decode(bytes);
 }
 
+/** The root's license file of `files`, and the license its text holds (GitHub's `other` when the twin cannot tell). */
+function licenseFile(
+  files: Map<string, FileRecord>,
+): { file: FileRecord; license: Record<string, unknown> } | undefined {
+  const file = fileIn(files, '', LICENSE_FILE);
+  if (file === undefined) return undefined;
+  const text = textOf(file);
+  const known = LICENSES.find((one) => one.pattern.test(text))?.license;
+  const license =
+    known === undefined ? OTHER_LICENSE : { ...known, url: `https://api.github.com/licenses/${known.key}` };
+  return { file, license };
+}
+
+/**
+ * A repository's `license` as `repos.get` answers it: the one `GET …/license` tells of the root's
+ * license file of the repository kept as `scope`, `null` when it has none.
+ */
+export async function repositoryLicense(state: FlowState, scope: string): Promise<Record<string, unknown> | null> {
+  return licenseFile(await filesOf(state, scope))?.license ?? null;
+}
+
 /** `GET …/license`: the root's license file with the license it holds; GitHub's 404 when none. */
 async function license(matched: MatchedOperation, state: FlowState, place: RepoPlace): Promise<OwnAnswer> {
-  const found = fileIn(await filesOf(state, place.scope), '', LICENSE_FILE);
+  const found = licenseFile(await filesOf(state, place.scope));
   if (found === undefined) return NOT_FOUND;
-  const text = textOf(found);
-  const known = LICENSES.find((one) => one.pattern.test(text))?.license;
-  const held = known === undefined ? OTHER_LICENSE : { ...known, url: `https://api.github.com/licenses/${known.key}` };
-  return { status: 200, body: { ...entry(matched.values, found.path, found, true), license: held } };
+  return { status: 200, body: { ...entry(matched.values, found.file.path, found.file, true), license: found.license } };
 }
 
 /** The languages the twin tells by a file's extension, as GitHub's Linguist names them (prose and data not counted). */

@@ -1155,6 +1155,10 @@ export class TwinEngine {
       const stored = items[index]?.value as unknown as Stored;
       if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
       const next = change(structuredClone(stored), stored);
+      // Moved to a key another live item of its scope has: the provider's `already_exists`.
+      if (next.id !== stored.id && items.some((item, at) => at !== index && sameKey(item.value, next.scope, next.id))) {
+        throw new Refusal(this.#taken(resource, this.#keyField(resource)));
+      }
       // Held to the provider's subscription limit as a create is (GitHub: 20 hooks an event), the others counted.
       const over = limited ? this.#subscriptionLimit(resource, items, stored.scope, next.object, index) : undefined;
       if (over !== undefined) throw new Refusal(over);
@@ -1191,6 +1195,10 @@ export class TwinEngine {
           if (field in stored.object) stored.object[field] = this.#stamp();
         }
         previous = previousAttributes(was.object, stored.object);
+        // An update that changes the key field (GitHub's label `new_name`) moves the item to it.
+        const keyField = this.#keyField(resource);
+        const key = stored.object[keyField];
+        if (keyField !== 'id' && (typeof key === 'string' || typeof key === 'number')) stored.id = String(key);
         return stored;
       },
       true,
