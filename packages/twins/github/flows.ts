@@ -39,6 +39,7 @@ import {
   updating,
 } from './issues.js';
 import { githubList } from './lists.js';
+import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
@@ -153,6 +154,7 @@ export const githubFlows: TwinFlows = {
   outside,
   own: async (matched, sent, state) =>
     (await githubSearch(matched, sent, state)) ??
+    (await githubOrgs(matched, sent, state)) ??
     (await githubInvitations(matched, sent, state)) ??
     (await githubInstallations(matched, sent, state)) ??
     githubRepos(matched, sent, state),

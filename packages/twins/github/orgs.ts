@@ -1,0 +1,264 @@
+/**
+ * GitHub's organizations (issue #73), as far as the twin knows them: an organization is made on
+ * github.com, through no API, so the twin holds one for each login a repository was made in
+ * through `POST /orgs/{org}/repos` (repos.ts), from then on (its repositories deleted too), with
+ * the twin's user (`octocat`, every token's) its only member and owner. `GET /orgs/{org}` reads it (GitHub's `404` for a login that is none), its
+ * counts (`public_repos`, `total_private_repos`, `owned_private_repos`) from the repositories kept
+ * and its settings those of a new organization on the free plan; `PATCH /orgs/{org}` changes the
+ * fields GitHub's reference names (each of its type, else `422 Validation Failed`); `GET /user/orgs`
+ * lists them (the user's memberships), `GET /organizations` all of them by `id` after `since`, as
+ * `organization-simple` items. (`GET /users/{username}/orgs` lists public memberships, and a
+ * membership is private until made public, so it lists none.) With `unseen: "examples"` and no
+ * organization kept, each answers the document's example, as before.
+ *
+ * @module
+ */
+import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import { validationFailed } from './events.js';
+import { GITHUB_USER } from './issues.js';
+import { live, loginOf, records } from './repo-kept.js';
+import { ownerOf } from './repo-object.js';
+
+const ORG = '/orgs/{org}';
+/** What `PATCH /orgs/{org}` changed, by login in lower case. */
+const KIND = 'orgs';
+const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
+
+/** The fields `PATCH /orgs/{org}` takes that are text (or `null`), at most 1,024 characters each. */
+const TEXT = [
+  'billing_email',
+  'company',
+  'email',
+  'twitter_username',
+  'location',
+  'name',
+  'description',
+  'blog',
+  'secret_scanning_push_protection_custom_link',
+];
+/** The fields it takes that are `true` or `false`. */
+const FLAGS = [
+  'has_organization_projects',
+  'has_repository_projects',
+  'members_can_create_repositories',
+  'members_can_create_internal_repositories',
+  'members_can_create_private_repositories',
+  'members_can_create_public_repositories',
+  'members_can_create_pages',
+  'members_can_create_public_pages',
+  'members_can_create_private_pages',
+  'members_can_fork_private_repositories',
+  'web_commit_signoff_required',
+  'advanced_security_enabled_for_new_repositories',
+  'dependabot_alerts_enabled_for_new_repositories',
+  'dependabot_security_updates_enabled_for_new_repositories',
+  'dependency_graph_enabled_for_new_repositories',
+  'secret_scanning_enabled_for_new_repositories',
+  'secret_scanning_push_protection_enabled_for_new_repositories',
+  'secret_scanning_push_protection_custom_link_enabled',
+  'deploy_keys_enabled_for_repositories',
+];
+/** The fields it takes from a list of words. */
+const CHOICES: Record<string, readonly string[]> = {
+  default_repository_permission: ['read', 'write', 'admin', 'none'],
+  members_allowed_repository_creation_type: ['all', 'private', 'none'],
+};
+const MAX_TEXT = 1024;
+
+/** A new organization's settings on the free plan, over the document's example of it. */
+const NEW_ORG: Record<string, unknown> = {
+  description: null,
+  name: null,
+  company: null,
+  blog: null,
+  location: null,
+  email: null,
+  twitter_username: null,
+  is_verified: false,
+  has_organization_projects: true,
+  has_repository_projects: true,
+  public_gists: 0,
+  followers: 0,
+  following: 0,
+  private_gists: 0,
+  disk_usage: 0,
+  collaborators: 0,
+  billing_email: null,
+  plan: { name: 'free', space: 976562499, private_repos: 10000, filled_seats: 1, seats: 1 },
+  default_repository_permission: 'read',
+  default_repository_branch: 'main',
+  members_can_create_repositories: true,
+  two_factor_requirement_enabled: false,
+  members_allowed_repository_creation_type: 'all',
+  members_can_create_public_repositories: true,
+  members_can_create_private_repositories: true,
+  members_can_create_internal_repositories: false,
+  members_can_create_pages: true,
+  members_can_create_public_pages: true,
+  members_can_create_private_pages: true,
+  members_can_delete_repositories: true,
+  members_can_change_repo_visibility: true,
+  members_can_invite_outside_collaborators: true,
+  members_can_delete_issues: false,
+  display_commenter_full_name_setting_enabled: false,
+  readers_can_create_discussions: true,
+  members_can_create_teams: true,
+  members_can_view_dependency_insights: true,
+  members_can_fork_private_repositories: false,
+  web_commit_signoff_required: false,
+  deploy_keys_enabled_for_repositories: false,
+  dependency_graph_enabled_for_new_repositories: false,
+  dependabot_alerts_enabled_for_new_repositories: false,
+  dependabot_security_updates_enabled_for_new_repositories: false,
+  advanced_security_enabled_for_new_repositories: false,
+  secret_scanning_enabled_for_new_repositories: false,
+  secret_scanning_push_protection_enabled_for_new_repositories: false,
+  secret_scanning_push_protection_custom_link: null,
+  secret_scanning_push_protection_custom_link_enabled: false,
+  archived_at: null,
+};
+
+/** The fields of `organization-simple`, the lists' items. */
+const SIMPLE = [
+  'login',
+  'id',
+  'node_id',
+  'url',
+  'repos_url',
+  'events_url',
+  'hooks_url',
+  'issues_url',
+  'members_url',
+  'public_members_url',
+  'avatar_url',
+  'description',
+];
+
+/** An organization kept: its login as first written, when the twin first saw it, and what was changed of it. */
+interface OrgRecord {
+  login: string;
+  created_at: string;
+  changed?: Record<string, unknown>;
+}
+
+/**
+ * The organizations the twin holds, by login in lower case: each kept (from its first
+ * `POST /orgs/{org}/repos`), and each owning a live repository (one kept before organizations were).
+ */
+async function organizations(state: FlowState): Promise<Map<string, OrgRecord>> {
+  const held = new Map(await state.read<OrgRecord>(KIND));
+  for (const record of live(await records(state))) {
+    const repository = record.repository as Record<string, unknown>;
+    const owner = repository.owner as { login?: unknown; type?: unknown } | undefined;
+    if (owner?.type !== 'Organization' || typeof owner.login !== 'string') continue;
+    const key = owner.login.toLowerCase();
+    if (!held.has(key)) held.set(key, { login: owner.login, created_at: String(repository.created_at) });
+  }
+  return held;
+}
+
+/** The organization `org` as `GET /orgs/{org}` answers it, its counts from the repositories it owns. */
+async function organization(state: FlowState, org: OrgRecord): Promise<Record<string, unknown>> {
+  const { login } = org;
+  const api = `https://api.github.com/orgs/${login}`;
+  const owned = live(await records(state)).filter(
+    (record) => loginOf(record) === login.toLowerCase() && record.repository?.owner !== undefined,
+  );
+  const hidden = owned.filter((record) => record.repository?.private === true).length;
+  return {
+    ...state.example('GET', ORG),
+    ...NEW_ORG,
+    login,
+    id: ownerOf(login, true).id,
+    node_id: '',
+    url: api,
+    repos_url: `${api}/repos`,
+    events_url: `${api}/events`,
+    hooks_url: `${api}/hooks`,
+    issues_url: `${api}/issues`,
+    members_url: `${api}/members{/member}`,
+    public_members_url: `${api}/public_members{/member}`,
+    avatar_url: GITHUB_USER.avatar_url,
+    html_url: `https://github.com/${login}`,
+    type: 'Organization',
+    public_repos: owned.length - hidden,
+    total_private_repos: hidden,
+    owned_private_repos: hidden,
+    created_at: org.created_at,
+    updated_at: org.created_at,
+    ...org.changed,
+  };
+}
+
+/** What `sent` changes of an organization, or GitHub's `422` naming the first field it cannot take. */
+function changes(sent: Record<string, unknown>): { changed: Record<string, unknown> } | { error: FlowError } {
+  const changed: Record<string, unknown> = {};
+  const refused = (field: string) => ({
+    error: validationFailed('invalid', [{ resource: 'Organization', code: 'invalid', field: field.slice(0, 200) }]),
+  });
+  for (const [field, value] of Object.entries(sent)) {
+    if (TEXT.includes(field)) {
+      if (value !== null && (typeof value !== 'string' || value.length > MAX_TEXT)) return refused(field);
+    } else if (FLAGS.includes(field)) {
+      if (typeof value !== 'boolean') return refused(field);
+    } else if (field in CHOICES) {
+      if (!CHOICES[field]?.includes(value as string)) return refused(field);
+    } else continue;
+    changed[field] = value;
+  }
+  return { changed };
+}
+
+/** The organizations as a list answers them (`organization-simple`), in the order first seen. */
+async function listed(state: FlowState, held: Map<string, OrgRecord>): Promise<Record<string, unknown>[]> {
+  const list: Record<string, unknown>[] = [];
+  for (const org of held.values()) {
+    const full = await organization(state, org);
+    list.push(Object.fromEntries(SIMPLE.map((field) => [field, full[field]])));
+  }
+  return list;
+}
+
+/** GitHub's organizations, as {@link TwinFlows.own} answers them. */
+export async function githubOrgs(
+  matched: MatchedOperation,
+  sent: OwnRequest,
+  state: FlowState,
+): Promise<OwnAnswer | undefined> {
+  const { method, template } = matched.op;
+  const key = String(matched.values.org ?? '').toLowerCase();
+  if (template === '/orgs/{org}/repos' && method === 'POST') {
+    // A repository made in it: the organization is the twin's from now on (repos.ts makes the repository).
+    const kept = await state.read<OrgRecord>(KIND);
+    if (!kept.has(key) && typeof matched.values.org === 'string') {
+      await state.keep(KIND, key, { login: matched.values.org, created_at: new Date(state.now()).toISOString() });
+    }
+    return undefined;
+  }
+  const lists = template === '/user/orgs' || template === '/organizations';
+  if (template !== ORG && !lists) return undefined;
+  if (method !== 'GET' && method !== 'PATCH') return undefined;
+  const held = await organizations(state);
+  // None held, with `unseen: "examples"`: the document's example, as before.
+  if (state.examples && held.size === 0) return undefined;
+  if (lists) {
+    if (method !== 'GET') return undefined;
+    let list = await listed(state, held);
+    if (template === '/organizations') {
+      const since = Number(sent.query.since ?? 0);
+      list = list.filter((org) => Number(org.id) > since).sort((a, b) => Number(a.id) - Number(b.id));
+    }
+    return { list };
+  }
+  const org = held.get(key);
+  if (org === undefined) return { error: NOT_FOUND };
+  if (method === 'GET') return { status: 200, body: await organization(state, org) };
+  const asked = changes(sent.body);
+  if ('error' in asked) return asked;
+  const now: OrgRecord = {
+    ...org,
+    changed: { ...org.changed, ...asked.changed, updated_at: new Date(state.now()).toISOString() },
+  };
+  await state.keep(KIND, key, now);
+  return { status: 200, body: await organization(state, now) };
+}
