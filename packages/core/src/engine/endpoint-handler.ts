@@ -27,16 +27,16 @@ import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { TwinTable } from '../twin/twin-table.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import type { EndpointService } from './endpoint-service.js';
+import { mcpForm } from './mcp-edge.js';
 import { chaosStep, withChaos } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
-import { inMcpForm } from './pipeline/mcp-outcome.js';
 import { queueStep } from './pipeline/queue-step.js';
 import { rateLimitedRouteStep } from './pipeline/rate-limit-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
 import { signatureStep } from './pipeline/signature-step.js';
 import { stateStep } from './pipeline/state-step.js';
-import { FIRST_BYTES, type Maybe, readsWholeBody, runSteps, type Step, type Verdict } from './pipeline/step.js';
+import { after, FIRST_BYTES, type Maybe, readsWholeBody, runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { twinStep } from './pipeline/twin-step.js';
 import { validationStep } from './pipeline/validation-step.js';
 import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
@@ -51,17 +51,18 @@ const READ = new Set<string>(READ_METHODS);
 /**
  * The answer pipeline, in order: each step passes or gives the verdict. A new
  * kind of answer is one step (a file in `pipeline/`) and one entry here. The
- * cross-cutting steps' refusals of an MCP call are written as JSON-RPC errors
- * (`inMcpForm`, pipeline/mcp-outcome.ts). Each step declares what it reads of
- * a body (`Step.reads`): {@link EndpointHandler.readsWholeBody} asks them all.
+ * steps are plain: a protocol's form is its edge's, applied to the final
+ * verdict (an MCP call's refusals: `mcpForm`, engine/mcp-edge.ts; a gRPC
+ * call's: engine/grpc-edge.ts). Each step declares what it reads of a body
+ * (`Step.reads`): {@link EndpointHandler.readsWholeBody} asks them all.
  */
 export const PIPELINE: readonly Step[] = [
-  inMcpForm(signatureStep),
-  inMcpForm(chaosStep),
+  signatureStep,
+  chaosStep,
   stateStep,
-  inMcpForm(queueStep),
+  queueStep,
   validationStep,
-  inMcpForm(rateLimitedRouteStep),
+  rateLimitedRouteStep,
   twinStep,
   graphqlStep,
   recordStep,
@@ -225,7 +226,8 @@ export class EndpointHandler {
     const exchange = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
     let verdict: Verdict | Promise<Verdict>;
     try {
-      verdict = runSteps(this.#steps, exchange);
+      // MCP's edge: the verdict whatever step gave it, a refusal said as a JSON-RPC error to an MCP call.
+      verdict = after(runSteps(this.#steps, exchange), mcpForm, exchange);
     } catch (error) {
       return failedAnswer(exchange, error);
     }

@@ -88,6 +88,35 @@ export async function findGrpcCall(
   return { name, service, method, server, delay };
 }
 
+/** The services named in a message about a service no definitions declare: the first few. */
+const LISTED_SERVICES = 5;
+
+/**
+ * Why no definitions answer a `POST` to `path` (a call path {@link findGrpcCall}
+ * found no method for), for a gRPC-family client's `unimplemented`: the method
+ * its service's definitions lack, or the service none declare (with the ones
+ * they do). `undefined` when `path` is no call path or is under the app's own
+ * prefixes (the app's 404 stands).
+ */
+export async function unknownCallMessage(endpoints: EndpointService, path: string): Promise<string | undefined> {
+  if (isReservedPath(path)) return undefined;
+  const match = CALL_PATH.exec(path);
+  if (match === null) return undefined;
+  const [, service, method] = match as unknown as [string, string, string];
+  const owners = await endpoints.grpc.owners();
+  const name = owners.get(service);
+  if (name !== undefined) {
+    return `the protobuf definitions of endpoint "${name}" declare ${service} without a method ${method}: call one they declare, or add ${method} to them (PUT /api/endpoints/${name}/grpc; docs/grpc.md)`;
+  }
+  if (GRPC_DAEMON_SERVICES.includes(service) && owners.size > 0) {
+    return `the daemon's ${service} has no method ${method}`;
+  }
+  const listed = [...owners.keys()].slice(0, LISTED_SERVICES);
+  const more = owners.size > listed.length ? ` and ${owners.size - listed.length} more` : '';
+  const declared = listed.length === 0 ? 'none are stored' : `those declared: ${listed.join(', ')}${more}`;
+  return `no endpoint's protobuf definitions declare the service ${service} (${declared}): put a .proto that declares it with PUT /api/endpoints/{name}/grpc (docs/grpc.md)`;
+}
+
 /**
  * Journals a call answered with `status` under its name, with its `grpc` mark:
  * its `path` is the one requested (`target`, as the client sent it), its

@@ -7,7 +7,8 @@
  * fault `unavailable`, a reset the stream reset, a hang the call held) and an
  * answer ({@link encode}: a `grpc` route's or queued answer's reply, the rate
  * limit's headers as metadata, the chaos latency and bandwidth added; no
- * answer is schema mode).
+ * answer is schema mode). A call to a method no definitions declare is
+ * answered `unimplemented` in its protocol's form ({@link unimplementedCall}).
  *
  * @module
  */
@@ -182,4 +183,72 @@ export function callRouting(handler: EndpointHandler, name: string): GrpcRouting
     const exchange = callExchange(handler.parts, name, info);
     return encode(exchange, await handler.walkCall(exchange));
   };
+}
+
+/** The gRPC status code `unimplemented`, and Connect's name for it. */
+const UNIMPLEMENTED = 12;
+
+/** What `grpc-message` may not carry as it is: `%` and anything but printable ASCII. */
+const NOT_PERCENT_SAFE = /[^\x20-\x24\x26-\x7e]+/g;
+const utf8 = new TextEncoder();
+
+/**
+ * `text` as gRPC's `grpc-message` says it: only `%` and bytes outside printable
+ * ASCII percent-encoded (its spec's rule). `encodeURIComponent` would encode
+ * `:` and `/` too, which grpc-js (it decodes with `decodeURI`) shows as `%3A`.
+ */
+function grpcMessage(text: string): string {
+  return text.replace(NOT_PERCENT_SAFE, (run) => {
+    let out = '';
+    for (const byte of utf8.encode(run)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    return out;
+  });
+}
+
+/**
+ * A call of a gRPC-family protocol, told by its headers: gRPC-Web, native gRPC,
+ * a Connect stream, or a Connect unary call (its `Connect-Protocol-Version`
+ * header, which Connect's clients send, or a binary body); `undefined` for a
+ * plain HTTP request (a JSON `POST` without the header), which keeps the app's 404.
+ */
+export function callProtocolOf(headers: Headers): 'trailers' | 'connect-stream' | 'connect' | undefined {
+  const type = headers.get('content-type') ?? '';
+  if (type.startsWith('application/grpc')) return 'trailers';
+  if (type.startsWith('application/connect+')) return 'connect-stream';
+  if (headers.has('connect-protocol-version') || type.startsWith('application/proto')) return 'connect';
+  return undefined;
+}
+
+/**
+ * The answer to a gRPC-family call of a method no definitions declare: the
+ * status `unimplemented` with `message`, in the call's form (gRPC and
+ * gRPC-Web: Trailers-Only, the status in the headers; a Connect stream: its
+ * end-of-stream message; a unary Connect call: HTTP 404 with Connect's error
+ * JSON), or `undefined` when `headers` are a plain HTTP request's.
+ */
+export function unimplementedCall(headers: Headers, message: string): Response | undefined {
+  const protocol = callProtocolOf(headers);
+  if (protocol === undefined) return undefined;
+  const type = headers.get('content-type') ?? 'application/json';
+  if (protocol === 'trailers') {
+    return new Response(null, {
+      status: 200,
+      headers: {
+        'content-type': type,
+        'grpc-status': String(UNIMPLEMENTED),
+        'grpc-message': grpcMessage(message),
+      },
+    });
+  }
+  const error = { code: 'unimplemented', message };
+  if (protocol === 'connect') {
+    return new Response(JSON.stringify(error), { status: 404, headers: { 'content-type': 'application/json' } });
+  }
+  // Connect's end-of-stream message: flags 0b10, the length, then the JSON (whatever the codec).
+  const json = new TextEncoder().encode(JSON.stringify({ error }));
+  const frame = new Uint8Array(5 + json.length);
+  frame[0] = 0b10;
+  new DataView(frame.buffer).setUint32(1, json.length);
+  frame.set(json, 5);
+  return new Response(frame, { status: 200, headers: { 'content-type': type } });
 }

@@ -8,7 +8,6 @@ import { errorAnswer } from '../answer/endpoint-answer.js';
 import { createApp } from '../index.js';
 import { BY_NONE } from '../journal/journal-entry.js';
 import { PIPELINE } from './endpoint-handler.js';
-import { inMcpForm } from './pipeline/mcp-outcome.js';
 import { FIRST_BYTES, type Step } from './pipeline/step.js';
 
 const PROTO = `syntax = "proto3";
@@ -41,8 +40,8 @@ function probe(seen: string[]): Step {
 }
 
 async function start(seen: string[]): Promise<string> {
-  // Added once, first, as a cross-cutting step sits (an MCP call's refusals in JSON-RPC form, as the others').
-  served = await serve(createApp({ steps: [inMcpForm(probe(seen)), ...PIPELINE] }), { overrideGlobalObjects: false });
+  // Added once, first, as a cross-cutting step sits, and plain: each protocol's edge says its refusal.
+  served = await serve(createApp({ steps: [probe(seen), ...PIPELINE] }), { overrideGlobalObjects: false });
   const { url } = served;
   const puts: [string, unknown][] = [
     ['plain', { data: { ok: true } }],

@@ -5,6 +5,8 @@
  * @module
  */
 import type { Context, Hono } from 'hono';
+import { unknownCallMessage } from '../engine/grpc-calls.js';
+import { callProtocolOf, unimplementedCall } from '../engine/grpc-edge.js';
 import { MockpointError } from '../registry/errors.js';
 import type { AppNamespace } from './auth.js';
 import type { AppContext } from './context.js';
@@ -94,10 +96,16 @@ export function registerRoutes(
   registerServiceRoutes(app, ctx);
 }
 
-/** The answer to a path no route takes: 405 naming the methods a known path allows, else 404. */
-export function notFoundAnswer(ctx: Pick<AppContext, 'docs'>): (c: Context) => Response {
+/**
+ * The answer to a path no route takes: a gRPC-family call of a method no
+ * definitions declare, `unimplemented` in its form (engine/grpc-edge.ts); else
+ * 405 naming the methods a known path allows, else 404.
+ */
+export function notFoundAnswer(
+  ctx: Pick<AppContext, 'docs' | 'endpoints'>,
+): (c: Context) => Response | Promise<Response> {
   let allowed: ((path: string) => string[]) | undefined;
-  return (c) => {
+  const notFound = (c: Context): Response => {
     allowed ??= allowedMethods(ctx.docs);
     const methods = allowed(c.req.path);
     if (methods.length > 0) {
@@ -112,5 +120,12 @@ export function notFoundAnswer(ctx: Pick<AppContext, 'docs'>): (c: Context) => R
       'ROUTE_NOT_FOUND',
       `no route for ${c.req.method} ${c.req.path}; see GET /api/openapi.json`,
     ).toResponse();
+  };
+  return (c) => {
+    const { headers } = c.req.raw;
+    if (c.req.method !== 'POST' || callProtocolOf(headers) === undefined) return notFound(c);
+    return unknownCallMessage(ctx.endpoints, c.req.path).then((message) =>
+      message === undefined ? notFound(c) : (unimplementedCall(headers, message) as Response),
+    );
   };
 }

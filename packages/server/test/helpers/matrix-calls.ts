@@ -3,7 +3,7 @@
  * makes, read into one protocol-neutral {@link Outcome}: HTTP statuses, the
  * Connect protocol's JSON error codes, gRPC-Web's trailers frame, native
  * gRPC's `grpc-status` (over `node:http2`, h2c), a WebSocket handshake, an MCP
- * call's JSON-RPC error code (engine/pipeline/mcp-outcome.ts); a
+ * call's JSON-RPC error code (engine/mcp-edge.ts); a
  * connection or stream reset is `reset`, a call still unanswered when the
  * client gives up `timeout`.
  *
@@ -67,7 +67,7 @@ const OF_CONNECT: Readonly<Record<string, Outcome>> = {
   unauthenticated: 'unauthenticated',
 };
 
-/** The JSON-RPC error codes an MCP call's refusals are written as (engine/pipeline/mcp-outcome.ts). */
+/** The JSON-RPC error codes an MCP call's refusals are written as (engine/mcp-edge.ts). */
 const OF_RPC: Readonly<Record<number, Outcome>> = {
   [-32050]: 'unavailable',
   [-32051]: 'exhausted',

@@ -14,7 +14,14 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { GRPC_CODE_NAMES } from '../../api/grpc-json.js';
 import { concatBytes } from '../../codec/concat-bytes.js';
-import { type FoundGrpcCall, findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
+import {
+  type FoundGrpcCall,
+  findGrpcCall,
+  journalGrpcCall,
+  unknownCallMessage,
+  waitGrpcDelay,
+} from '../../engine/grpc-calls.js';
+import { unimplementedCall } from '../../engine/grpc-edge.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { writeGrpcAnswer } from './grpc-answer-writer.js';
@@ -96,6 +103,7 @@ export async function answerNativeGrpc(
   const target = req.url ?? '/';
   const path = target.split('?')[0] as string;
   const found = await findGrpcCall(endpoints, path, options);
+  if (found === undefined && only === undefined) return unimplemented(req, res, endpoints, path);
   if (found === undefined || (only !== undefined && found.name !== only)) return false;
   const startedAt = performance.now();
   const rawHeaders = rawHeadersOf(req);
@@ -205,6 +213,25 @@ function sendTrailersOnly(req: IncomingMessage, res: ServerResponse, header: Hea
     return;
   }
   stream.respond({ ':status': 200, ...Object.fromEntries(header) }, { endStream: true });
+}
+
+/**
+ * A call of a method no definitions declare, at the root (no `--serve` endpoint
+ * to hand it to): Trailers-Only `unimplemented`, saying what to put
+ * (engine/grpc-edge.ts), as one HEADERS frame; not journaled, as it belongs to
+ * no name. `false` for a path that is no call's (the app's 404 answers).
+ */
+async function unimplemented(
+  req: IncomingMessage,
+  res: ServerResponse,
+  endpoints: MockpointApp['mockpoint']['endpoints'],
+  path: string,
+): Promise<boolean> {
+  const message = await unknownCallMessage(endpoints, path);
+  if (message === undefined) return false;
+  const type = new Headers({ 'content-type': req.headers['content-type'] ?? 'application/grpc' });
+  sendTrailersOnly(req, res, (unimplementedCall(type, message) as Response).headers);
+  return true;
 }
 
 /** A call refused before it is read: Trailers-Only `resource_exhausted`, saying why. */

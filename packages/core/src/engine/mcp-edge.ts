@@ -1,28 +1,33 @@
 /**
- * The pipeline's refusals of an MCP call, written in the protocol's own form
- * (SPEC §2.18; docs/mcp.md, "Chaos, rate limits, signatures, the queue"): a
- * JSON-RPC request to an `mcp` route that the signature check, the chaos, a
- * queued status or a route's rate limit refuses gets a JSON-RPC error for its
- * `id`, in a `200` (JSON, or one SSE event as the fake answers), `error.data`
- * holding the stable code and the HTTP status it stands for. The codes are
- * here and nowhere else, as gRPC's are in engine/grpc-edge.ts. A notification, a
- * response, a body that is not a JSON-RPC request, or a request to a route of
- * another kind keeps the HTTP form; `reset` and `timeout` stay at the
- * connection (they are faults, not answers).
+ * MCP's edge of the one pipeline (SPEC §2.18, §2.21; docs/mcp.md, "Chaos,
+ * rate limits, signatures, the queue"): applied once, to the pipeline's final
+ * verdict (EndpointHandler.handle), as engine/grpc-edge.ts says a gRPC call's.
+ * When the verdict is a refusal ({@link isRefusal}: a status of 400 or more
+ * with mockpoint's own error body or none, such as the signature check's, the
+ * chaos's, a bodiless queued status or a rate limit's, whichever step gave
+ * it; a route's own answer, an enforced validation's 400 among them, is the
+ * route's and not one) and the request is a JSON-RPC request to an `mcp`
+ * route, it is written as a JSON-RPC error for its `id`, in a `200` (JSON, or
+ * one SSE event as the fake answers), `error.data` holding the stable code
+ * and the HTTP status it stands for. The codes are here and nowhere else, as
+ * gRPC's are in engine/grpc-edge.ts. A notification, a response, a body that is not a JSON-RPC request, or a
+ * request to a route of another kind keeps the HTTP form; `reset` and
+ * `timeout` stay at the connection (they are faults, not answers). No step
+ * needs wrapping: a new one's refusals reach an MCP client in this form.
  *
  * @module
  */
 
-import type { EndpointAnswer, RespondAnswer } from '../../answer/endpoint-answer.js';
-import { answerCases, matchAnswer } from '../../answer/match-answer.js';
-import type { RouteTable } from '../../answer/routes/route-table.js';
-import type { McpAnswer } from '../../api/mcp-json.js';
-import type { AnswerMark } from '../../journal/journal-entry.js';
-import { NOT_JSON } from '../../journal/request-filter.js';
-import type { Exchange } from './exchange.js';
-import { mcpMessageText, sentToMcp } from './mcp-answer.js';
-import { after, type Maybe, type Step, type Verdict } from './step.js';
-import { refusalHeaders } from './verdicts.js';
+import type { EndpointAnswer, RespondAnswer } from '../answer/endpoint-answer.js';
+import { answerCases, matchAnswer } from '../answer/match-answer.js';
+import type { RouteTable } from '../answer/routes/route-table.js';
+import type { McpAnswer } from '../api/mcp-json.js';
+import type { AnswerMark } from '../journal/journal-entry.js';
+import { NOT_JSON } from '../journal/request-filter.js';
+import type { Exchange } from './pipeline/exchange.js';
+import { mcpMessageText, sentToMcp } from './pipeline/mcp-answer.js';
+import type { Maybe, Verdict } from './pipeline/step.js';
+import { refusalHeaders } from './pipeline/verdicts.js';
 
 /**
  * The JSON-RPC codes of the HTTP statuses the pipeline refuses with. `500` is
@@ -109,16 +114,15 @@ function written(table: RouteTable | null, exchange: Exchange, verdict: Verdict 
   return { ...verdict, answer: answer.delay > 0 ? { ...sent, delay: answer.delay } : sent };
 }
 
-function inForm(verdict: Verdict | undefined, exchange: Exchange): Maybe<Verdict | undefined> {
-  if (verdict === undefined || !isRefusal(verdict)) return verdict;
+/**
+ * The pipeline's final `verdict` for `exchange`, in MCP's form when it is a
+ * refusal of a JSON-RPC request to an `mcp` route (a Promise only while the
+ * name's routes are looked up); any other verdict as it is.
+ */
+export function mcpForm(verdict: Verdict, exchange: Exchange): Maybe<Verdict> {
+  if (!isRefusal(verdict)) return verdict;
   const table = exchange.routes();
   return table instanceof Promise
     ? table.then((loaded) => written(loaded, exchange, verdict))
     : written(table, exchange, verdict);
-}
-
-/** `step` with its refusals of an MCP call written as JSON-RPC errors. */
-export function inMcpForm(step: Step): Step {
-  const { name, passes, reads, answers } = step;
-  return { name, run: (exchange) => after(step.run(exchange), inForm, exchange), passes, reads, answers };
 }
