@@ -21,6 +21,7 @@ import { githubContents } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { githubMerges } from './merges.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
 import { githubReleases } from './releases.js';
@@ -45,6 +46,7 @@ const REPO = '/repos/{owner}/{repo}';
 /** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
 const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubRefs,
+  githubMerges,
   githubContents,
   githubStatuses,
   githubChecks,
