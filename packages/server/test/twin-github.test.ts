@@ -223,6 +223,14 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     await octokit.rest.issues.deleteLabel({ ...repo, name: 'bug' });
     const gone = await octokit.rest.issues.getLabel({ ...repo, name: 'bug' }).catch((e) => e);
     expect([gone.status, Object.keys(gone.response.data).sort()]).toEqual([404, ['documentation_url', 'message']]);
+    // Made again under the name freed: read, changed and deleted as the new label, not the deleted one's 404.
+    const remade = (await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: '00ff00' })).data;
+    expect(remade.id).not.toBe(bug.data.id);
+    expect((await octokit.rest.issues.getLabel({ ...repo, name: 'bug' })).data).toEqual(remade);
+    const recolored = await octokit.rest.issues.updateLabel({ ...repo, name: 'bug', color: '0000ff' });
+    expect(recolored.data).toMatchObject({ id: remade.id, color: '0000ff' });
+    expect((await octokit.rest.issues.deleteLabel({ ...repo, name: 'bug' })).status).toBe(204);
+    expect(await rejection(octokit.rest.issues.getLabel({ ...repo, name: 'bug' }))).toEqual(GITHUB_NOT_FOUND);
   });
 
   it("renames a label by new_name, its URL with it, the old name GitHub's 404; made as GitHub makes one", async () => {
