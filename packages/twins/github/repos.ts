@@ -14,6 +14,7 @@
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
 import { githubAssets } from './assets.js';
+import { githubAssignees } from './assignees.js';
 import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
@@ -47,6 +48,7 @@ const REPO = '/repos/{owner}/{repo}';
 const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubRefs,
   githubMerges,
+  githubAssignees,
   githubContents,
   githubStatuses,
   githubChecks,
