@@ -377,8 +377,35 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     await octokit.rest.issues.createComment({ ...repo, issue_number: 1, body: 'And me' });
     const commented = async (n: number) => (await octokit.rest.issues.get({ ...repo, issue_number: n })).data.comments;
     expect([await commented(1), await commented(2)]).toEqual([2, 1]);
+    // The repository's comments, of every issue: by creation, ascending unless a `sort` says `desc`.
+    const bodies = (list: { body?: string }[]) => list.map((one) => one.body);
+    const ofRepo = (
+      query: Omit<Parameters<typeof octokit.rest.issues.listCommentsForRepo>[0], 'owner' | 'repo'> = {},
+    ) => octokit.paginate(octokit.rest.issues.listCommentsForRepo, { ...repo, ...query });
+    expect(bodies(await ofRepo())).toEqual(['Edited', 'Other issue', 'And me']);
+    const firstPage = await octokit.rest.issues.listCommentsForRepo({ ...repo, per_page: 2 });
+    expect([bodies(firstPage.data), firstPage.headers.link]).toEqual([
+      ['Edited', 'Other issue'],
+      expect.stringContaining('rel="next"'),
+    ]);
+    expect(bodies(await ofRepo({ per_page: 1 }))).toEqual(['Edited', 'Other issue', 'And me']);
+    expect(bodies(await ofRepo({ sort: 'created', direction: 'desc' }))).toEqual(['And me', 'Other issue', 'Edited']);
+    expect(bodies(await ofRepo({ direction: 'desc' }))).toEqual(['Edited', 'Other issue', 'And me']);
+    const other = (await ofRepo()).find((one) => one.body === 'Other issue');
+    await octokit.rest.issues.updateComment({ ...repo, comment_id: Number(other?.id), body: 'Other, edited' });
+    const byUpdate = await ofRepo({ sort: 'updated', direction: 'desc' });
+    const stamp = (one: { updated_at: string; id: number }): [number, number] => [Date.parse(one.updated_at), one.id];
+    // Newest change first; two in one millisecond, the later made first.
+    expect(byUpdate.map(stamp)).toEqual(byUpdate.map(stamp).sort(([a, x], [b, y]) => b - a || y - x));
+    expect(bodies(await ofRepo({ since: '2999-01-01T00:00:00Z' }))).toEqual([]);
+    const since = byUpdate.find((one) => one.body === 'Other, edited')?.updated_at;
+    expect(bodies(await ofRepo({ since }))).toContain('Other, edited');
+    expect(
+      await rejection(octokit.rest.issues.listCommentsForRepo({ ...repo, sort: 'top' as 'created' })),
+    ).toMatchObject([422, { errors: [{ field: 'sort', code: 'invalid' }] }]);
     await octokit.rest.issues.deleteComment({ ...repo, comment_id: comment.data.id });
     expect(await commented(1)).toBe(1);
+    expect(bodies(await ofRepo())).toEqual(['Other, edited', 'And me']);
     const bySort = await octokit.rest.issues.listForRepo({ ...repo, sort: 'comments', direction: 'asc' });
     expect(bySort.data.map((issue) => [issue.number, issue.comments])).toEqual([
       [1, 1],

@@ -18,6 +18,7 @@ import { githubAssignees } from './assignees.js';
 import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
+import { githubRepoComments } from './comments.js';
 import { githubContents } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
@@ -49,6 +50,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubRefs,
   githubMerges,
   githubAssignees,
+  githubRepoComments,
   githubContents,
   githubStatuses,
   githubChecks,
