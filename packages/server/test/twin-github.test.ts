@@ -244,6 +244,17 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
       default: false,
     });
     await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: 'd73a4a', description: 'Broken' });
+    // Carried by an issue and a pull request: renamed on them too, as GitHub's labels are one.
+    await octokit.rest.issues.create({ ...repo, title: 'Crash', labels: ['needs triage', 'bug'] });
+    const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Fix', head: 'fix', base: 'main' })).data;
+    await octokit.rest.issues.addLabels({ ...repo, issue_number: pull.number, labels: ['needs triage'] });
+    const carried = async () => [
+      (await octokit.rest.issues.get({ ...repo, issue_number: 1 })).data.labels.map((one) =>
+        typeof one === 'string' ? one : one.name,
+      ),
+      (await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data.labels.map((one) => one.name),
+    ];
+    expect(await carried()).toEqual([['needs triage', 'bug'], ['needs triage']]);
     const renamed = (
       await octokit.rest.issues.updateLabel({ ...repo, name: 'needs triage', new_name: 'triaged', color: '00ff00' })
     ).data;
@@ -255,9 +266,13 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     });
     expect((await octokit.rest.issues.getLabel({ ...repo, name: 'triaged' })).data).toEqual(renamed);
     expect(await rejection(octokit.rest.issues.getLabel({ ...repo, name: 'needs triage' }))).toEqual(GITHUB_NOT_FOUND);
+    expect(await carried()).toEqual([['triaged', 'bug'], ['triaged']]);
+    const filtered = await octokit.rest.issues.listForRepo({ ...repo, labels: 'triaged', state: 'all' });
+    expect(filtered.data.map((one) => one.number)).toEqual([pull.number, 1]);
     // Onto a name another label has: GitHub's 422 already_exists, nothing moved.
     const taken = await rejection(octokit.rest.issues.updateLabel({ ...repo, name: 'triaged', new_name: 'bug' }));
     expect(taken).toMatchObject([422, { errors: [{ code: 'already_exists', field: 'name' }] }]);
+    expect(await carried()).toEqual([['triaged', 'bug'], ['triaged']]);
     const names = (await octokit.paginate(octokit.rest.issues.listLabelsForRepo, repo)).map((label) => label.name);
     expect(names).toEqual(['triaged', 'bug']);
     // A new label of the old name is another label.

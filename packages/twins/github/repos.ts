@@ -23,6 +23,7 @@ import { githubContents } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
@@ -51,6 +52,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubMerges,
   githubAssignees,
   githubRepoComments,
+  githubLabelRenames,
   githubContents,
   githubStatuses,
   githubChecks,
