@@ -251,3 +251,104 @@ it('mockpoint trigger github sends member.added and member.removed, made through
     await hooks.close();
   }
 });
+
+describe.each(TWIN_PLACES)("the GitHub twin's assignees (%s)", (place) => {
+  it('lists and checks who can be assigned, adds and removes assignees as users, with assigned events', async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'acme', repo: 'tracker' };
+      await octokit.rest.repos.createInOrg({ org: 'acme', name: repo.repo });
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret: SECRET },
+        events: ['issues', 'pull_request'],
+      });
+      const logins = (users: readonly ({ login: string } | null)[] | null | undefined) =>
+        (users ?? []).map((user) => user?.login);
+      // An organization's repository: its admin (the twin's user, who made it), not the organization.
+      expect(logins((await octokit.rest.issues.listAssignees(repo)).data)).toEqual(['octocat']);
+      expect((await octokit.rest.issues.checkUserCanBeAssigned({ ...repo, assignee: 'octocat' })).status).toBe(204);
+      expect(await failed(octokit.rest.issues.checkUserCanBeAssigned({ ...repo, assignee: 'alice' }))).toBe(404);
+      expect(await failed(octokit.rest.issues.checkUserCanBeAssigned({ ...repo, assignee: 'acme' }))).toBe(404);
+      // A collaborator (the invitation accepted) can be assigned; one only invited cannot.
+      const invited = await octokit.rest.repos.addCollaborator({ ...repo, username: 'alice' });
+      await octokit.rest.repos.addCollaborator({ ...repo, username: 'bob' });
+      await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(invited.data?.id) });
+      const assignable = await octokit.paginate(octokit.rest.issues.listAssignees, { ...repo, per_page: 1 });
+      expect(logins(assignable)).toEqual(['octocat', 'alice']);
+      expect((await octokit.rest.issues.checkUserCanBeAssigned({ ...repo, assignee: 'alice' })).status).toBe(204);
+      expect(await failed(octokit.rest.issues.checkUserCanBeAssigned({ ...repo, assignee: 'bob' }))).toBe(404);
+
+      const issue = (await octokit.rest.issues.create({ ...repo, title: 'Triage' })).data;
+      const added = await octokit.rest.issues.addAssignees({
+        ...repo,
+        issue_number: issue.number,
+        assignees: ['alice', 'bob', 'octocat'],
+      });
+      // User objects as `user` is; bob, who cannot be assigned, left out as GitHub leaves him.
+      expect(added.status).toBe(201);
+      expect(added.data).toMatchObject({ number: issue.number, title: 'Triage', assignee: { login: 'alice' } });
+      expect(added.data.assignees?.map((user) => Object.keys(user).sort())[0]).toEqual(
+        Object.keys(issue.user ?? {}).sort(),
+      );
+      expect(logins(added.data.assignees)).toEqual(['alice', 'octocat']);
+      expect(
+        (await octokit.rest.issues.checkUserCanBeAssignedToIssue({ ...repo, issue_number: 1, assignee: 'alice' }))
+          .status,
+      ).toBe(204);
+      expect(
+        await failed(
+          octokit.rest.issues.checkUserCanBeAssignedToIssue({ ...repo, issue_number: 9, assignee: 'alice' }),
+        ),
+      ).toBe(404);
+      const removed = await octokit.rest.issues.removeAssignees({ ...repo, issue_number: 1, assignees: ['alice'] });
+      expect([
+        removed.status,
+        removed.data.number,
+        logins(removed.data.assignees),
+        removed.data.assignee?.login,
+      ]).toEqual([200, 1, ['octocat'], 'octocat']);
+      expect(logins((await octokit.rest.issues.get({ ...repo, issue_number: 1 })).data.assignees)).toEqual(['octocat']);
+      // A pull request's, through its issue: the pull request's own assignees.
+      const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Fix', head: 'fix', base: 'main' })).data;
+      const onPull = await octokit.rest.issues.addAssignees({
+        ...repo,
+        issue_number: pull.number,
+        assignees: ['alice'],
+      });
+      expect(onPull.data.pull_request?.url).toBe(pull.url);
+      expect(logins((await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data.assignees)).toEqual([
+        'alice',
+      ]);
+      // An issue the twin does not hold: GitHub's 404, nothing made.
+      expect(await failed(octokit.rest.issues.addAssignees({ ...repo, issue_number: 9, assignees: ['alice'] }))).toBe(
+        404,
+      );
+
+      // opened ×2, assigned (alice first), unassigned (alice), the pull request's assigned.
+      await receiver.until(6);
+      const webhooks = new Webhooks({ secret: SECRET });
+      const seen: string[] = [];
+      for (const { body, headers } of receiver.received) {
+        expect(await webhooks.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        const payload = JSON.parse(body) as { action?: string; assignee?: { login: string } };
+        const type = `${String(headers['x-github-event'])}.${payload.action ?? ''}`;
+        seen.push(payload.assignee === undefined ? type : `${type} ${payload.assignee.login}`);
+      }
+      expect(seen.sort()).toEqual(
+        [
+          'ping.',
+          'issues.opened',
+          'pull_request.opened',
+          'issues.assigned alice',
+          'issues.unassigned alice',
+          'pull_request.assigned alice',
+        ].sort(),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+});

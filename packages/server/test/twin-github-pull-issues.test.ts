@@ -7,10 +7,11 @@
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { QUIET_LOG } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { hookReceiver, TWIN_PLACES, type TwinPlace, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
+const DOCS = 'https://docs.github.com/rest';
 
 async function githubTwin(place: TwinPlace): Promise<Octokit> {
   const { root } = await twinAt('github', place, twinRedis);
@@ -127,6 +128,129 @@ describe.each(TWIN_PLACES)('a pull request changed through its issue (%s)', (pla
           'pull_request.locked',
           'pull_request.unlocked',
           'issues.locked',
+        ].sort(),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe.each(TWIN_PLACES)('a pull request merged (%s)', (place) => {
+  it("closes it merged, its issue too, moves the base branch, and refuses what GitHub's reference refuses", async () => {
+    const octokit = await githubTwin(place);
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octocat', repo: 'shop' };
+      await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, allow_rebase_merge: false });
+      const readme = Buffer.from('# Shop\n').toString('base64');
+      await octokit.rest.repos.createOrUpdateFileContents({
+        ...repo,
+        path: 'README.md',
+        message: 'Init',
+        content: readme,
+      });
+      const before = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+      const secret = 'merges';
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret, content_type: 'json' },
+        events: ['pull_request', 'push'],
+      });
+      const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Add cart', head: 'cart', base: 'main' })).data;
+      expect(await rejection(octokit.rest.pulls.checkIfMerged({ ...repo, pull_number: pull.number }))).toEqual(
+        GITHUB_NOT_FOUND,
+      );
+      // What GitHub's reference answers 422, 409 and (a method the repository does not allow) 405.
+      const bogus = await rejection(
+        octokit.rest.pulls.merge({ ...repo, pull_number: pull.number, merge_method: 'octopus' as 'merge' }),
+      );
+      expect(bogus).toMatchObject([422, { message: 'Validation Failed', errors: [{ field: 'merge_method' }] }]);
+      expect(
+        await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: pull.number, sha: 'f'.repeat(40) })),
+      ).toEqual([
+        409,
+        { message: 'Head branch was modified. Review and try the merge again.', documentation_url: DOCS },
+      ]);
+      expect(
+        await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: pull.number, merge_method: 'rebase' })),
+      ).toEqual([405, { message: 'Rebase merges are not allowed on this repository.', documentation_url: DOCS }]);
+
+      const merged = await octokit.rest.pulls.merge({ ...repo, pull_number: pull.number, sha: pull.head.sha });
+      expect(merged.status).toBe(200);
+      expect(merged.data).toEqual({
+        sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        merged: true,
+        message: 'Pull Request successfully merged',
+      });
+      const { sha } = merged.data;
+      const read = (await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data;
+      expect(read).toMatchObject({
+        state: 'closed',
+        merged: true,
+        merge_commit_sha: sha,
+        merged_by: { login: 'octocat' },
+      });
+      expect([typeof read.merged_at, read.merged_at === read.closed_at]).toEqual(['string', true]);
+      const issue = (await octokit.rest.issues.get({ ...repo, issue_number: pull.number })).data;
+      expect([issue.state, issue.pull_request?.merged_at]).toEqual(['closed', read.merged_at]);
+      expect((await octokit.rest.pulls.list({ ...repo, state: 'open' })).data).toEqual([]);
+      expect((await octokit.rest.pulls.checkIfMerged({ ...repo, pull_number: pull.number })).status).toBe(204);
+      // The base branch is at the merge commit.
+      expect((await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha).toBe(sha);
+      // Merged once: GitHub's 405, nothing moved.
+      const again = await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: pull.number }));
+      expect(again).toEqual([405, { message: 'Pull Request is not mergeable', documentation_url: DOCS }]);
+      expect((await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha).toBe(sha);
+
+      // Closed unmerged, or a draft: 405 too; neither is merged.
+      const closed = (await octokit.rest.pulls.create({ ...repo, title: 'Drop', head: 'drop', base: 'main' })).data;
+      await octokit.rest.pulls.update({ ...repo, pull_number: closed.number, state: 'closed' });
+      expect(await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: closed.number }))).toEqual(again);
+      const draft = (await octokit.rest.pulls.create({ ...repo, title: 'WIP', head: 'wip', base: 'main', draft: true }))
+        .data;
+      expect(await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: draft.number }))).toEqual([
+        405,
+        { message: 'Pull Request is still a draft', documentation_url: DOCS },
+      ]);
+      expect(await rejection(octokit.rest.pulls.checkIfMerged({ ...repo, pull_number: closed.number }))).toEqual(
+        GITHUB_NOT_FOUND,
+      );
+      expect(await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: 99 }))).toEqual(GITHUB_NOT_FOUND);
+
+      // ping, three opened, the merge's closed and push, the unmerged one's closed.
+      await receiver.until(7);
+      const webhooks = new Webhooks({ secret });
+      const seen: string[] = [];
+      for (const { body, headers } of receiver.received) {
+        expect(await webhooks.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        const payload = JSON.parse(body) as {
+          action?: string;
+          number?: number;
+          pull_request?: { merged?: boolean; merge_commit_sha?: string };
+          before?: string;
+          after?: string;
+          ref?: string;
+        };
+        const type = `${String(headers['x-github-event'])}${payload.action === undefined ? '' : `.${payload.action}`}`;
+        seen.push(type);
+        if (type === 'pull_request.closed') {
+          const wasMerged = payload.number === pull.number;
+          expect(payload.pull_request).toMatchObject({ merged: wasMerged });
+          if (wasMerged) expect(payload.pull_request?.merge_commit_sha).toBe(sha);
+        }
+        if (type === 'push')
+          expect([payload.ref, payload.before, payload.after]).toEqual(['refs/heads/main', before, sha]);
+      }
+      expect(seen.sort()).toEqual(
+        [
+          'ping',
+          'pull_request.opened',
+          'pull_request.opened',
+          'pull_request.opened',
+          'pull_request.closed',
+          'pull_request.closed',
+          'push',
         ].sort(),
       );
     } finally {

@@ -224,6 +224,11 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
   it('keeps files with their git blob SHA: create, read, a directory, update by sha, delete', async () => {
     const repo = { owner: 'octocat', repo: `files-${place}` };
     await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    // The root of a repository with no file yet: GitHub's 404 of an empty repository.
+    expect(await failure(octokit.rest.repos.getContent({ ...repo, path: '' }))).toEqual([
+      404,
+      { message: 'This repository is empty.', documentation_url: 'https://docs.github.com/rest' },
+    ]);
     const text = 'Hello, twin.\n';
     const put = await octokit.rest.repos.createOrUpdateFileContents({
       ...repo,
@@ -249,6 +254,23 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
       ['README.md', 'file'],
       ['guide', 'dir'],
     ]);
+    await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'LICENSE',
+      message: 'Add a license',
+      content: Buffer.from('MIT').toString('base64'),
+    });
+    // The root directory: `path: ''` (Octokit sends `…/contents`), and `…/contents/` as curl may send it.
+    const entries = (data: unknown) =>
+      (data as { name: string; path: string; type: string }[]).map((one) => [one.name, one.path, one.type]);
+    const root = await octokit.rest.repos.getContent({ ...repo, path: '' });
+    expect(entries(root.data)).toEqual([
+      ['LICENSE', 'LICENSE', 'file'],
+      ['docs', 'docs', 'dir'],
+    ]);
+    expect(entries((await octokit.request('GET /repos/{owner}/{repo}/contents/', repo)).data)).toEqual(
+      entries(root.data),
+    );
     // An update needs the file's sha: none is 422, another 409.
     const change = {
       ...repo,

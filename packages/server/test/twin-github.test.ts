@@ -223,6 +223,14 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     await octokit.rest.issues.deleteLabel({ ...repo, name: 'bug' });
     const gone = await octokit.rest.issues.getLabel({ ...repo, name: 'bug' }).catch((e) => e);
     expect([gone.status, Object.keys(gone.response.data).sort()]).toEqual([404, ['documentation_url', 'message']]);
+    // Made again under the name freed: read, changed and deleted as the new label, not the deleted one's 404.
+    const remade = (await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: '00ff00' })).data;
+    expect(remade.id).not.toBe(bug.data.id);
+    expect((await octokit.rest.issues.getLabel({ ...repo, name: 'bug' })).data).toEqual(remade);
+    const recolored = await octokit.rest.issues.updateLabel({ ...repo, name: 'bug', color: '0000ff' });
+    expect(recolored.data).toMatchObject({ id: remade.id, color: '0000ff' });
+    expect((await octokit.rest.issues.deleteLabel({ ...repo, name: 'bug' })).status).toBe(204);
+    expect(await rejection(octokit.rest.issues.getLabel({ ...repo, name: 'bug' }))).toEqual(GITHUB_NOT_FOUND);
   });
 
   it("renames a label by new_name, its URL with it, the old name GitHub's 404; made as GitHub makes one", async () => {
@@ -236,6 +244,17 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
       default: false,
     });
     await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: 'd73a4a', description: 'Broken' });
+    // Carried by an issue and a pull request: renamed on them too, as GitHub's labels are one.
+    await octokit.rest.issues.create({ ...repo, title: 'Crash', labels: ['needs triage', 'bug'] });
+    const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Fix', head: 'fix', base: 'main' })).data;
+    await octokit.rest.issues.addLabels({ ...repo, issue_number: pull.number, labels: ['needs triage'] });
+    const carried = async () => [
+      (await octokit.rest.issues.get({ ...repo, issue_number: 1 })).data.labels.map((one) =>
+        typeof one === 'string' ? one : one.name,
+      ),
+      (await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data.labels.map((one) => one.name),
+    ];
+    expect(await carried()).toEqual([['needs triage', 'bug'], ['needs triage']]);
     const renamed = (
       await octokit.rest.issues.updateLabel({ ...repo, name: 'needs triage', new_name: 'triaged', color: '00ff00' })
     ).data;
@@ -247,9 +266,13 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     });
     expect((await octokit.rest.issues.getLabel({ ...repo, name: 'triaged' })).data).toEqual(renamed);
     expect(await rejection(octokit.rest.issues.getLabel({ ...repo, name: 'needs triage' }))).toEqual(GITHUB_NOT_FOUND);
+    expect(await carried()).toEqual([['triaged', 'bug'], ['triaged']]);
+    const filtered = await octokit.rest.issues.listForRepo({ ...repo, labels: 'triaged', state: 'all' });
+    expect(filtered.data.map((one) => one.number)).toEqual([pull.number, 1]);
     // Onto a name another label has: GitHub's 422 already_exists, nothing moved.
     const taken = await rejection(octokit.rest.issues.updateLabel({ ...repo, name: 'triaged', new_name: 'bug' }));
     expect(taken).toMatchObject([422, { errors: [{ code: 'already_exists', field: 'name' }] }]);
+    expect(await carried()).toEqual([['triaged', 'bug'], ['triaged']]);
     const names = (await octokit.paginate(octokit.rest.issues.listLabelsForRepo, repo)).map((label) => label.name);
     expect(names).toEqual(['triaged', 'bug']);
     // A new label of the old name is another label.
@@ -369,8 +392,35 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     await octokit.rest.issues.createComment({ ...repo, issue_number: 1, body: 'And me' });
     const commented = async (n: number) => (await octokit.rest.issues.get({ ...repo, issue_number: n })).data.comments;
     expect([await commented(1), await commented(2)]).toEqual([2, 1]);
+    // The repository's comments, of every issue: by creation, ascending unless a `sort` says `desc`.
+    const bodies = (list: { body?: string }[]) => list.map((one) => one.body);
+    const ofRepo = (
+      query: Omit<Parameters<typeof octokit.rest.issues.listCommentsForRepo>[0], 'owner' | 'repo'> = {},
+    ) => octokit.paginate(octokit.rest.issues.listCommentsForRepo, { ...repo, ...query });
+    expect(bodies(await ofRepo())).toEqual(['Edited', 'Other issue', 'And me']);
+    const firstPage = await octokit.rest.issues.listCommentsForRepo({ ...repo, per_page: 2 });
+    expect([bodies(firstPage.data), firstPage.headers.link]).toEqual([
+      ['Edited', 'Other issue'],
+      expect.stringContaining('rel="next"'),
+    ]);
+    expect(bodies(await ofRepo({ per_page: 1 }))).toEqual(['Edited', 'Other issue', 'And me']);
+    expect(bodies(await ofRepo({ sort: 'created', direction: 'desc' }))).toEqual(['And me', 'Other issue', 'Edited']);
+    expect(bodies(await ofRepo({ direction: 'desc' }))).toEqual(['Edited', 'Other issue', 'And me']);
+    const other = (await ofRepo()).find((one) => one.body === 'Other issue');
+    await octokit.rest.issues.updateComment({ ...repo, comment_id: Number(other?.id), body: 'Other, edited' });
+    const byUpdate = await ofRepo({ sort: 'updated', direction: 'desc' });
+    const stamp = (one: { updated_at: string; id: number }): [number, number] => [Date.parse(one.updated_at), one.id];
+    // Newest change first; two in one millisecond, the later made first.
+    expect(byUpdate.map(stamp)).toEqual(byUpdate.map(stamp).sort(([a, x], [b, y]) => b - a || y - x));
+    expect(bodies(await ofRepo({ since: '2999-01-01T00:00:00Z' }))).toEqual([]);
+    const since = byUpdate.find((one) => one.body === 'Other, edited')?.updated_at;
+    expect(bodies(await ofRepo({ since }))).toContain('Other, edited');
+    expect(
+      await rejection(octokit.rest.issues.listCommentsForRepo({ ...repo, sort: 'top' as 'created' })),
+    ).toMatchObject([422, { errors: [{ field: 'sort', code: 'invalid' }] }]);
     await octokit.rest.issues.deleteComment({ ...repo, comment_id: comment.data.id });
     expect(await commented(1)).toBe(1);
+    expect(bodies(await ofRepo())).toEqual(['Other, edited', 'And me']);
     const bySort = await octokit.rest.issues.listForRepo({ ...repo, sort: 'comments', direction: 'asc' });
     expect(bySort.data.map((issue) => [issue.number, issue.comments])).toEqual([
       [1, 1],

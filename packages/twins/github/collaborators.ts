@@ -91,6 +91,24 @@ async function collaborators(state: FlowState, place: RepoPlace): Promise<Collab
     .map(([, record]) => record);
 }
 
+/**
+ * Who can be assigned to the repository's issues (`GET …/assignees`): its owner when a user
+ * (an organization is no assignee), the authenticated user (every token's: it writes to every
+ * repository the twin holds, as one with push access), and the collaborators (not those only
+ * invited), in that order, each login once.
+ */
+export async function assignableLogins(state: FlowState, place: RepoPlace): Promise<string[]> {
+  const logins = isPersonal(place) ? [ownerLogin(place)] : [];
+  logins.push(GITHUB_USER.login, ...(await collaborators(state, place)).map((one) => one.login));
+  const seen = new Set<string>();
+  return logins.filter((login) => {
+    const key = login.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 async function invitations(state: FlowState, scope?: string): Promise<[string, InvitationRecord][]> {
   return [...(await state.read<InvitationRecord>(INVITATION_KIND))].filter(
     ([, record]) => scope === undefined || record.scope === scope,

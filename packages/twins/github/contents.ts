@@ -19,6 +19,27 @@ import { shownRepo } from './repo-kept.js';
 
 const FILES = 'contents';
 const CONTENTS = '/repos/{owner}/{repo}/contents/{path}';
+const ROOT = '/repos/{owner}/{repo}/contents';
+
+/**
+ * The root directory's paths, which GitHub answers (`repos.getContent` of `path: ''` is sent as
+ * `…/contents`, curl's may end in `/`) and its document does not list: twin-only operations.
+ */
+export const contentsRootPaths: Record<string, Record<string, unknown>> = Object.fromEntries(
+  [ROOT, `${ROOT}/`].map((template) => [
+    template,
+    {
+      get: {
+        operationId: 'repos/get-content-root',
+        summary: "Get the repository's root directory",
+        responses: {
+          '200': { description: 'The root directory', content: { 'application/json': { schema: { type: 'array' } } } },
+          '404': { description: 'Resource not found' },
+        },
+      },
+    },
+  ]),
+);
 
 /** A file kept: its path, its bytes in base64, their size and blob SHA. */
 export interface FileRecord {
@@ -239,12 +260,35 @@ export async function filesOf(state: FlowState, scope: string): Promise<Map<stri
   return files;
 }
 
+/**
+ * The root directory: its files and directories by name; a repository without files is GitHub's
+ * `404 This repository is empty.`; `undefined` below a repository never made (the engine's 404).
+ */
+async function rootDirectory(
+  matched: MatchedOperation,
+  state: FlowState,
+  place: RepoPlace,
+): Promise<OwnAnswer | undefined> {
+  if (place.repository === undefined) return undefined;
+  const names = new Map<string, FileRecord | undefined>();
+  for (const [path, file] of await filesOf(state, place.scope)) {
+    const [name = '', ...deeper] = path.split('/');
+    names.set(name, deeper.length === 0 ? file : undefined);
+  }
+  if (names.size === 0) {
+    return { error: { status: 404, type: 'invalid_request_error', message: 'This repository is empty.' } };
+  }
+  return { status: 200, body: [...names.keys()].sort().map((name) => entry(matched.values, name, names.get(name))) };
+}
+
 /** GitHub's contents of the repository kept as `scope`; `undefined`: not a contents operation. */
 export const githubContents: RepoOperation = async (matched, request, state, place) => {
   const sent = request.body;
   const { scope } = place;
-  if (matched.op.template !== CONTENTS) return undefined;
+  const root = matched.op.template === ROOT || matched.op.template === `${ROOT}/`;
+  if (matched.op.template !== CONTENTS && !root) return undefined;
   const path = (matched.values.path ?? '').replace(/^\/+|\/+$/g, '');
+  if (root) return matched.op.method === 'GET' ? rootDirectory(matched, state, place) : undefined;
   if (path === '') return undefined;
   const all = await state.read<FileRecord>(FILES);
   const key = `${scope}:${path}`;

@@ -14,6 +14,7 @@
 
 import type { FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
 import { githubInvitations } from './collaborators.js';
+import { contentsRootPaths } from './contents.js';
 import {
   githubHeaders,
   githubSubscribes,
@@ -146,6 +147,7 @@ function shown(template: string, object: Record<string, unknown>): Record<string
 }
 
 export const githubFlows: TwinFlows = {
+  paths: contentsRootPaths,
   check,
   tooLong,
   invalidStatus: 422,

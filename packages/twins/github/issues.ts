@@ -52,7 +52,7 @@ function eventOf(object: Record<string, unknown>): 'issues' | 'pull_request' {
 }
 
 /** A user as an issue's `assignees` show one: the authenticated user's shape, by login. */
-function userOf(login: string): Record<string, unknown> {
+export function userOf(login: string): Record<string, unknown> {
   if (login === GITHUB_USER.login) return GITHUB_USER;
   return {
     ...GITHUB_USER,

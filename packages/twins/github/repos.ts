@@ -14,13 +14,17 @@
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
 import { githubAssets } from './assets.js';
+import { githubAssignees } from './assignees.js';
 import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
+import { githubRepoComments } from './comments.js';
 import { githubContents } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { githubLabelRenames } from './label-renames.js';
+import { githubMerges } from './merges.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
 import { githubReleases } from './releases.js';
@@ -45,6 +49,10 @@ const REPO = '/repos/{owner}/{repo}';
 /** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
 const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubRefs,
+  githubMerges,
+  githubAssignees,
+  githubRepoComments,
+  githubLabelRenames,
   githubContents,
   githubStatuses,
   githubChecks,

@@ -1127,7 +1127,7 @@ export class TwinEngine {
     const id = matched.values[resource.idParam] as string;
     const which = this.#which(matched, resource);
     const read = await this.#parts.collections.get(this.#parts.name);
-    const stored = (await this.#stored(resource, read))?.find(which);
+    const stored = picked(await this.#stored(resource, read), which);
     if (stored === undefined) {
       const member = this.#member(resource, which, read);
       if (member !== undefined) return this.#json(200, member);
@@ -1150,7 +1150,7 @@ export class TwinEngine {
     limited = false,
   ): Promise<Stored | undefined> {
     return this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
-      const index = items?.findIndex((item) => which(item.value as unknown as Stored)) ?? -1;
+      const index = pickedIndex(items?.map((item) => item.value as unknown as Stored) ?? [], which);
       if (items === undefined || index === -1) return { result: undefined };
       const stored = items[index]?.value as unknown as Stored;
       if (stored.deleted) throw new Refusal(this.#missing(resource, stored.id));
@@ -1240,7 +1240,7 @@ export class TwinEngine {
   ): Promise<Record<string, unknown>> {
     const amending = this.#parts.flows?.amending;
     if (amending === undefined) return sent;
-    const stored = (await this.#stored(resource))?.find(this.#which(matched, resource));
+    const stored = picked(await this.#stored(resource), this.#which(matched, resource));
     if (stored === undefined || stored.deleted) return sent;
     const outcome = await amending(
       resource.template,
@@ -1722,6 +1722,20 @@ function nextNumber(items: readonly { value: unknown }[] | undefined, scope?: st
       0,
     ) + 1
   );
+}
+
+/**
+ * The index of the item `which` picks: the live one, else one deleted (its key freed and taken
+ * again, a label made anew under a deleted one's name, the deleted entry stays stored before it).
+ */
+function pickedIndex(items: readonly Stored[], which: (stored: Stored) => boolean): number {
+  const live = items.findIndex((item) => which(item) && !item.deleted);
+  return live === -1 ? items.findIndex(which) : live;
+}
+
+/** The item `which` picks ({@link pickedIndex}): the live one, else one deleted; `undefined`: none. */
+function picked(items: readonly Stored[] | undefined, which: (stored: Stored) => boolean): Stored | undefined {
+  return items?.[pickedIndex(items, which)];
 }
 
 /** Whether a stored item is the live one of `key` in `scope`. */
