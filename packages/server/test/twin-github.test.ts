@@ -40,6 +40,35 @@ it("asks for a token in GitHub's error shape, and answers a path it does not kno
   expect([unknown.status, Object.keys(await unknown.json()).sort()]).toEqual([404, ['documentation_url', 'message']]);
 });
 
+it('moves nothing by a key sent in a PATCH: an issue keeps its number, a milestone its number, a label its name', async () => {
+  const { octokit, root } = await githubTwin(twinDaemon('github', 'memory'));
+  const repo = { owner: 'octo', repo: 'app' };
+  await octokit.rest.issues.create({ ...repo, title: 'One' });
+  await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' });
+  await octokit.rest.issues.createLabel({ ...repo, name: 'bug', color: 'd73a4a' });
+  const headers = { authorization: 'token ghp_1', 'content-type': 'application/json' };
+  const patch = (path: string, body: Record<string, unknown>) =>
+    fetch(`${root}/repos/octo/app/${path}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+  // GitHub reads none of these fields of the body (`new_name` renames a label).
+  expect((await patch('issues/1', { number: 7, title: 'Still one' })).status).toBe(200);
+  expect((await octokit.rest.issues.get({ ...repo, issue_number: 1 })).data).toMatchObject({
+    number: 1,
+    title: 'Still one',
+  });
+  expect(await rejection(octokit.rest.issues.get({ ...repo, issue_number: 7 }))).toEqual(GITHUB_NOT_FOUND);
+  expect((await patch('milestones/1', { number: 5, description: 'First' })).status).toBe(200);
+  expect((await octokit.rest.issues.getMilestone({ ...repo, milestone_number: 1 })).data).toMatchObject({
+    number: 1,
+    description: 'First',
+  });
+  expect((await patch('labels/bug', { name: 'other', color: '00ff00' })).status).toBe(200);
+  expect((await octokit.rest.issues.getLabel({ ...repo, name: 'bug' })).data).toMatchObject({
+    name: 'bug',
+    color: '00ff00',
+  });
+  expect(await rejection(octokit.rest.issues.getLabel({ ...repo, name: 'other' }))).toEqual(GITHUB_NOT_FOUND);
+});
+
 it("refuses a string past its schema's maxLength with GitHub's 422 Validation Failed naming the field", async () => {
   const { root } = await githubTwin(twinDaemon('github', 'level'));
   const headers = { authorization: 'token ghp_1', 'content-type': 'application/json' };

@@ -1189,16 +1189,23 @@ export class TwinEngine {
       this.#which(matched, resource),
       (stored, was) => {
         before = stored.object.state;
+        const keyField = this.#keyField(resource);
+        const hadKey = keyField in stored.object;
+        const keyBefore = stored.object[keyField];
         this.#apply(stored.object, body, fields);
+        // The body never moves an item (a GitHub issue's `number` sent in a PATCH is not taken): only a flow does.
+        if (hadKey) stored.object[keyField] = keyBefore;
+        else delete stored.object[keyField];
         this.#parts.flows?.updating?.(resource.template, stored.object, before, this.#tools, body);
         for (const field of this.#parts.profile.timestamps.updated) {
           if (field in stored.object) stored.object[field] = this.#stamp();
         }
         previous = previousAttributes(was.object, stored.object);
-        // An update that changes the key field (GitHub's label `new_name`) moves the item to it.
-        const keyField = this.#keyField(resource);
+        // A flow that changes the key field (GitHub's label `new_name`) moves the item to it.
         const key = stored.object[keyField];
-        if (keyField !== 'id' && (typeof key === 'string' || typeof key === 'number')) stored.id = String(key);
+        if (keyField !== 'id' && key !== keyBefore && (typeof key === 'string' || typeof key === 'number')) {
+          stored.id = String(key);
+        }
         return stored;
       },
       true,
