@@ -89,6 +89,26 @@ describe.each(TWIN_PLACES)("the GitHub twin's organizations (%s)", (place) => {
     expect(mine[0]).toMatchObject({ login: 'Acme', id: org.id, description: 'We make things' });
     expect((await octokit.rest.orgs.list()).data.map((one) => one.login)).toEqual(['Acme']);
     expect((await octokit.rest.orgs.list({ since: org.id })).data).toEqual([]);
+    // A refused create makes no organization; a login no account can have is GitHub's 404.
+    const refused = octokit.rest.repos.createInOrg({ org: 'ghost', name: '' });
+    expect((await rejection(refused))[0]).toBe(422);
+    expect(await rejection(octokit.rest.orgs.get({ org: 'ghost' }))).toEqual(GITHUB_NOT_FOUND);
+    for (const login of ['-acme', 'ac--me', 'a'.repeat(40), 'ac me']) {
+      expect(await rejection(octokit.rest.repos.createInOrg({ org: login, name: 'x' })), login).toEqual(
+        GITHUB_NOT_FOUND,
+      );
+    }
+    // GET /organizations pages by id: its Link names the next `since`, as GitHub's does.
+    await octokit.rest.repos.createInOrg({ org: 'beta', name: 'b' });
+    await octokit.rest.repos.createInOrg({ org: 'gamma', name: 'g' });
+    const ids = (await octokit.rest.orgs.list()).data.map((one) => one.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids).toHaveLength(3);
+    const first = await octokit.rest.orgs.list({ per_page: 2 });
+    expect(first.data.map((one) => one.id)).toEqual(ids.slice(0, 2));
+    expect(first.headers.link).toBe(`<${twin.root}/organizations?per_page=2&since=${ids[1]}>; rel="next"`);
+    const all = await octokit.paginate(octokit.rest.orgs.list, { per_page: 2 });
+    expect(all.map((one) => one.id)).toEqual(ids);
     // Memberships are private until made public: another's view lists none.
     expect((await octokit.rest.orgs.listForUser({ username: 'octocat' })).data).toEqual([]);
 
@@ -101,6 +121,11 @@ describe.each(TWIN_PLACES)("the GitHub twin's organizations (%s)", (place) => {
       public_repos: 0,
       total_private_repos: 0,
     });
+    expect((await octokit.rest.orgs.listForAuthenticatedUser()).data.map((one) => one.login)).toEqual([
+      'Acme',
+      'beta',
+      'gamma',
+    ]);
   });
 });
 
@@ -160,5 +185,7 @@ it(`answers ${CASES} random organization requests (seed ${SEED}) as GitHub does`
   expect(listed.status).toBe(200);
   const logins = (listed.body as { login: string }[]).map((org) => org.login.toLowerCase());
   expect(new Set(logins).size).toBe(logins.length);
-  for (const login of made) if (logins.length < 100) expect(logins).toContain(login);
+  // Those a repository was made in, and no other (a refused create, a login no account can have, makes none).
+  expect(logins.length).toBeLessThan(100);
+  expect(new Set(logins)).toEqual(made);
 });

@@ -1,15 +1,17 @@
 /**
  * GitHub's organizations (issue #73), as far as the twin knows them: an organization is made on
- * github.com, through no API, so the twin holds one for each login a repository was made in
- * through `POST /orgs/{org}/repos` (repos.ts), from then on (its repositories deleted too), with
- * the twin's user (`octocat`, every token's) its only member and owner. `GET /orgs/{org}` reads it (GitHub's `404` for a login that is none), its
- * counts (`public_repos`, `total_private_repos`, `owned_private_repos`) from the repositories kept
- * and its settings those of a new organization on the free plan; `PATCH /orgs/{org}` changes the
- * fields GitHub's reference names (each of its type, else `422 Validation Failed`); `GET /user/orgs`
- * lists them (the user's memberships), `GET /organizations` all of them by `id` after `since`, as
- * `organization-simple` items. (`GET /users/{username}/orgs` lists public memberships, and a
- * membership is private until made public, so it lists none.) With `unseen: "examples"` and no
- * organization kept, each answers the document's example, as before.
+ * github.com, through no API, so the twin holds one from the first repository made in it through
+ * `POST /orgs/{org}/repos` (a create refused makes none; a login no account can have is GitHub's
+ * `404`), and keeps it when its repositories are deleted; the twin's user (`octocat`, every
+ * token's) is its only member and owner. `GET /orgs/{org}` reads it (GitHub's `404` for a login
+ * that is none), its counts (`public_repos`, `total_private_repos`, `owned_private_repos`) from the
+ * repositories kept and its settings those of a new organization on the free plan; `PATCH
+ * /orgs/{org}` changes the fields GitHub's reference names (each of its type, else `422 Validation
+ * Failed`); `GET /user/orgs` lists them (the user's memberships) and `GET /organizations` all of
+ * them by `id` after `since`, its `Link` naming the next `since`, as `organization-simple` items.
+ * (`GET /users/{username}/orgs` lists public memberships, and a membership is private until made
+ * public, so it lists none.) With `unseen: "examples"` and no organization kept, each answers the
+ * document's example, as before.
  *
  * @module
  */
@@ -18,6 +20,7 @@ import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import { live, loginOf, records } from './repo-kept.js';
 import { ownerOf } from './repo-object.js';
+import { githubRepos } from './repos.js';
 
 const ORG = '/orgs/{org}';
 /** What `PATCH /orgs/{org}` changed, by login in lower case. */
@@ -118,22 +121,6 @@ const NEW_ORG: Record<string, unknown> = {
   archived_at: null,
 };
 
-/** The fields of `organization-simple`, the lists' items. */
-const SIMPLE = [
-  'login',
-  'id',
-  'node_id',
-  'url',
-  'repos_url',
-  'events_url',
-  'hooks_url',
-  'issues_url',
-  'members_url',
-  'public_members_url',
-  'avatar_url',
-  'description',
-];
-
 /** An organization kept: its login as first written, when the twin first saw it, and what was changed of it. */
 interface OrgRecord {
   login: string;
@@ -157,17 +144,10 @@ async function organizations(state: FlowState): Promise<Map<string, OrgRecord>> 
   return held;
 }
 
-/** The organization `org` as `GET /orgs/{org}` answers it, its counts from the repositories it owns. */
-async function organization(state: FlowState, org: OrgRecord): Promise<Record<string, unknown>> {
-  const { login } = org;
+/** The identity of organization `login`: its id and URLs, as its full form and its lists' items show them. */
+function identity(login: string): Record<string, unknown> {
   const api = `https://api.github.com/orgs/${login}`;
-  const owned = live(await records(state)).filter(
-    (record) => loginOf(record) === login.toLowerCase() && record.repository?.owner !== undefined,
-  );
-  const hidden = owned.filter((record) => record.repository?.private === true).length;
   return {
-    ...state.example('GET', ORG),
-    ...NEW_ORG,
     login,
     id: ownerOf(login, true).id,
     node_id: '',
@@ -179,6 +159,18 @@ async function organization(state: FlowState, org: OrgRecord): Promise<Record<st
     members_url: `${api}/members{/member}`,
     public_members_url: `${api}/public_members{/member}`,
     avatar_url: GITHUB_USER.avatar_url,
+  };
+}
+
+/** The organization `org` as `GET /orgs/{org}` answers it, its counts from the repositories it owns. */
+async function organization(state: FlowState, org: OrgRecord): Promise<Record<string, unknown>> {
+  const { login } = org;
+  const owned = live(await records(state)).filter((record) => loginOf(record) === login.toLowerCase());
+  const hidden = owned.filter((record) => record.repository?.private === true).length;
+  return {
+    ...state.example('GET', ORG),
+    ...NEW_ORG,
+    ...identity(login),
     html_url: `https://github.com/${login}`,
     type: 'Organization',
     public_repos: owned.length - hidden,
@@ -188,6 +180,11 @@ async function organization(state: FlowState, org: OrgRecord): Promise<Record<st
     updated_at: org.created_at,
     ...org.changed,
   };
+}
+
+/** Organization `org` as a list shows it (`organization-simple`). */
+function simple(org: OrgRecord): Record<string, unknown> {
+  return { ...identity(org.login), description: org.changed?.description ?? null };
 }
 
 /** What `sent` changes of an organization, or GitHub's `422` naming the first field it cannot take. */
@@ -209,14 +206,29 @@ function changes(sent: Record<string, unknown>): { changed: Record<string, unkno
   return { changed };
 }
 
-/** The organizations as a list answers them (`organization-simple`), in the order first seen. */
-async function listed(state: FlowState, held: Map<string, OrgRecord>): Promise<Record<string, unknown>[]> {
-  const list: Record<string, unknown>[] = [];
-  for (const org of held.values()) {
-    const full = await organization(state, org);
-    list.push(Object.fromEntries(SIMPLE.map((field) => [field, full[field]])));
-  }
-  return list;
+/** A login GitHub can have: 1–39 letters, digits and single hyphens, no hyphen first or last. */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
+/** The most organizations a page of `GET /organizations` holds, and how many without `per_page`. */
+const MAX_PAGE = 100;
+const DEFAULT_PAGE = 30;
+
+/**
+ * `GET /organizations`: those of an `id` after `since`, by `id`, `per_page` at a time, its `Link`
+ * naming the next page by `since` (GitHub pages this list by id, not by page number).
+ */
+function byId(held: Map<string, OrgRecord>, sent: OwnRequest): OwnAnswer {
+  const since = Number(sent.query.since);
+  const asked = Math.trunc(Number(sent.query.per_page));
+  const size = Number.isFinite(asked) && asked >= 1 ? Math.min(asked, MAX_PAGE) : DEFAULT_PAGE;
+  const after = [...held.values()]
+    .map(simple)
+    .filter((org) => !Number.isFinite(since) || Number(org.id) > since)
+    .sort((a, b) => Number(a.id) - Number(b.id));
+  const page = after.slice(0, size);
+  if (after.length <= size) return { status: 200, body: page };
+  const next = `${sent.root ?? ''}/organizations?per_page=${size}&since=${String(page.at(-1)?.id)}`;
+  return { status: 200, body: page, headers: { link: `<${next}>; rel="next"` } };
 }
 
 /** GitHub's organizations, as {@link TwinFlows.own} answers them. */
@@ -228,12 +240,15 @@ export async function githubOrgs(
   const { method, template } = matched.op;
   const key = String(matched.values.org ?? '').toLowerCase();
   if (template === '/orgs/{org}/repos' && method === 'POST') {
-    // A repository made in it: the organization is the twin's from now on (repos.ts makes the repository).
+    // GitHub's 404 for a login no account can have.
+    if (!LOGIN.test(String(matched.values.org))) return { error: NOT_FOUND };
+    // A repository made in it: the organization is the twin's from now on (a refused create makes none).
+    const answered = await githubRepos(matched, sent, state);
     const kept = await state.read<OrgRecord>(KIND);
-    if (!kept.has(key) && typeof matched.values.org === 'string') {
+    if (answered !== undefined && 'status' in answered && answered.status === 201 && !kept.has(key)) {
       await state.keep(KIND, key, { login: matched.values.org, created_at: new Date(state.now()).toISOString() });
     }
-    return undefined;
+    return answered;
   }
   const lists = template === '/user/orgs' || template === '/organizations';
   if (template !== ORG && !lists) return undefined;
@@ -243,12 +258,7 @@ export async function githubOrgs(
   if (state.examples && held.size === 0) return undefined;
   if (lists) {
     if (method !== 'GET') return undefined;
-    let list = await listed(state, held);
-    if (template === '/organizations') {
-      const since = Number(sent.query.since ?? 0);
-      list = list.filter((org) => Number(org.id) > since).sort((a, b) => Number(a.id) - Number(b.id));
-    }
-    return { list };
+    return template === '/organizations' ? byId(held, sent) : { list: [...held.values()].map(simple) };
   }
   const org = held.get(key);
   if (org === undefined) return { error: NOT_FOUND };
