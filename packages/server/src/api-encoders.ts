@@ -24,7 +24,8 @@ const BROTLI_QUALITY = 5;
 
 /**
  * Answers smaller than this are compressed on the main thread: 64 KiB takes about 0.3 ms of
- * gzip or 0.4 ms of brotli 5 there, and less CPU in all than the thread pool's way (docs/performance.md).
+ * gzip or 0.4 ms of brotli 5 there on a quiet machine (up to about 1.2 ms under load, of data that
+ * compresses badly), and less CPU in all than the thread pool's way (docs/performance.md).
  */
 export const SYNC_BELOW = 64 * 1024;
 

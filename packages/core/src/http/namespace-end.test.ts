@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type MockpointApp } from '../index.js';
 import type { Backend } from '../store/backend.js';
 import { levelBackend } from '../store/level/index.js';
@@ -59,6 +59,37 @@ describe('sessions that ended', () => {
     } finally {
       await db.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("clears a session's data with no fsync of its own; a chosen name's durably before the delete answers", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mockpoint-ns-end-'));
+    const backend = await levelBackend({ dir });
+    const app = createApp({ backend });
+    open.push({ app, backend, dir });
+    const batch = vi.spyOn(Level.prototype, 'batch');
+    try {
+      const synced = () =>
+        batch.mock.calls.filter((call) => ((call as unknown[])[1] as { sync?: boolean } | undefined)?.sync === true)
+          .length;
+      /** The synced writes of deleting namespace `body` names (made and written first). */
+      const syncsOfDelete = async (body: string): Promise<number> => {
+        const made = await app.request('/api/namespaces', { method: 'POST', body });
+        const { name } = (await made.json()) as { name: string };
+        const put = await app.request(`/ns/${name}/api/endpoints/user`, { method: 'PUT', body: '{"data":1}' });
+        expect(put.status).toBe(201);
+        const before = synced();
+        expect((await app.request(`/api/namespaces/${name}`, { method: 'DELETE' })).status).toBe(204);
+        return synced() - before;
+      };
+      // The registry's entry, then (a chosen name, which may be made again at once) the clear's sync mark.
+      expect(await syncsOfDelete('{"name":"chosen"}')).toBe(2);
+      expect(await syncsOfDelete('{}')).toBe(1);
+      // Made again at once, the chosen name starts empty.
+      await app.request('/api/namespaces', { method: 'POST', body: '{"name":"chosen"}' });
+      expect((await app.request('/ns/chosen/endpoint/user')).status).toBe(404);
+    } finally {
+      batch.mockRestore();
     }
   });
 

@@ -18,10 +18,10 @@ import type { ClockState } from '../clock/clock.js';
 import { MockpointError } from '../registry/errors.js';
 import { isValidName, NAME_RULE } from '../registry/rules.js';
 import type { Backend } from '../store/backend.js';
-import type { BackendNamespaces, NamespaceEntry } from '../store/namespaces.js';
+import type { BackendNamespaces, DropOptions, NamespaceEntry } from '../store/namespaces.js';
 import { KeyedTurns } from '../turns/keyed-turns.js';
 import type { MockpointApp } from './create-app.js';
-import { newToken, randomName, tokenHash } from './namespace-token.js';
+import { isRandomName, newToken, randomName, tokenHash } from './namespace-token.js';
 import { releaseAppHeld } from './release-held.js';
 
 /** Options for {@link NamespaceTable}. */
@@ -56,6 +56,16 @@ interface Live {
   writtenAt: number;
   /** What adapters made for it once (a Node listener, …), by key. */
   readonly adapters: Map<symbol, unknown>;
+}
+
+/**
+ * How a deleted namespace's data goes: a random name's (a test session's) with no fsync of its
+ * own, since no namespace of that name is made again and the registry's delete is durable already;
+ * a name a client chose durably, since a namespace of it may be made again at once and must start
+ * empty after a power cut too.
+ */
+function dropOf(name: string): DropOptions {
+  return { durable: !isRandomName(name) };
 }
 
 function notFound(name: string): MockpointError {
@@ -215,8 +225,7 @@ export class NamespaceTable {
       if (!(await this.#namespaces.registry.delete(name))) throw notFound(name);
       await this.#letGo(name);
       this.#clocks.delete(name);
-      // No entry names it now, and a create of the name drops it again, durably: no fsync of its own.
-      await this.#namespaces.drop(name, { durable: false });
+      await this.#namespaces.drop(name, dropOf(name));
     });
   }
 
@@ -458,7 +467,7 @@ export class NamespaceTable {
         if (await registry.delete(entry.name)) {
           this.#clocks.delete(entry.name);
           await this.#letGo(entry.name);
-          await this.#namespaces.drop(entry.name, { durable: false });
+          await this.#namespaces.drop(entry.name, dropOf(entry.name));
         }
       });
     }

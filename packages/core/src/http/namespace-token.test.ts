@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isValidName } from '../registry/rules.js';
-import { newToken, randomName, tokenHash, tokenNamespace } from './namespace-token.js';
+import { isRandomName, newToken, randomName, tokenHash, tokenNamespace } from './namespace-token.js';
 
 describe('namespace tokens and names', () => {
   it('draws fresh names and secrets across many refills of the random pool', () => {
@@ -11,6 +11,7 @@ describe('namespace tokens and names', () => {
       const name = randomName();
       expect(name).toMatch(/^s-[A-Za-z0-9_-]{12}$/);
       expect(isValidName(name)).toBe(true);
+      expect(isRandomName(name)).toBe(true);
       names.add(name);
       const token = newToken(name);
       expect(tokenNamespace(token)).toBe(name);
@@ -26,6 +27,12 @@ describe('namespace tokens and names', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 500; i++) for (const char of newToken('a').slice('mpns.a.'.length)) seen.add(char);
     expect(seen.size).toBe(64);
+  });
+
+  it('tells a random name from a chosen one by its shape', () => {
+    for (const name of ['chosen', 's-abc', 's-abcdefghijklm', 'x-abcdefghijkl', 's-abcdefghij.l']) {
+      expect(isRandomName(name), name).toBe(false);
+    }
   });
 
   it('tells a token of another form apart, and hashes as SHA-256 hex', async () => {

@@ -55,12 +55,13 @@ let drawn = POOL.length;
 
 /** `count` fresh random bytes (a copy: the pool is never handed out). */
 function randomBytes(count: number): Uint8Array {
+  if (count > POOL.length) return crypto.getRandomValues(new Uint8Array(count));
   if (drawn + count > POOL.length) {
     crypto.getRandomValues(POOL);
     drawn = 0;
   }
   const bytes = POOL.slice(drawn, drawn + count);
-  // Bytes handed out are wiped, so no later draw or dump of the pool holds a token's secret.
+  // Bytes handed out are wiped, so the page holds no token already given (it holds those still to come).
   POOL.fill(0, drawn, drawn + count);
   drawn += count;
   return bytes;
@@ -71,7 +72,14 @@ export function newToken(name: string): string {
   return `${TOKEN_PREFIX}${name}.${base64url(randomBytes(24))}`;
 }
 
-/** A random namespace name (`s-` and 12 characters). */
+/** A random namespace name (`s-` and 12 characters: 72 random bits). */
 export function randomName(): string {
   return `s-${base64url(randomBytes(9))}`;
+}
+
+const RANDOM_NAME = /^s-[A-Za-z0-9_-]{12}$/;
+
+/** Whether `name` has the shape of a {@link randomName} (a client may choose such a name too). */
+export function isRandomName(name: string): boolean {
+  return RANDOM_NAME.test(name);
 }

@@ -74,9 +74,10 @@ export interface BackendNamespaces {
   open(name: string): Promise<Backend>;
   /**
    * Removes every byte namespace `name` holds (its backend closed first, by the caller).
-   * `durable: false` (a delete, once the registry's delete is durable): the removal need not be
-   * on disk when this resolves, since no entry names the namespace and a create of the name
-   * drops it again, durably, before it is used.
+   * `durable: false` (the delete of a namespace of a random name, once the registry's delete is
+   * durable): the removal need not be on disk when this resolves. No entry names the namespace,
+   * and no namespace of its name is made again (72 random bits), so a power cut that loses the
+   * removal leaves keys on disk that nothing reads.
    */
   drop(name: string, options?: DropOptions): Promise<void>;
 }

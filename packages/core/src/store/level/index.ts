@@ -279,7 +279,8 @@ export class LevelStore implements EndpointStore {
   /**
    * Removes every key of namespace `name` (the range `\u0004<name>\u0000` up to
    * `\u0004<name>\u0001`, so not those of a namespace whose name starts with it),
-   * durably unless `durable` is false (then the next synced write makes it durable);
+   * durably unless `durable` is false (then a later synced write usually makes it durable,
+   * though not across LevelDB's switch to a new log, which closes the old one unsynced);
    * its views must be closed first (their parts in memory would stay).
    */
   async dropNamespace(name: string, { durable = true }: DropOptions = {}): Promise<void> {
@@ -495,7 +496,8 @@ export class LevelStore implements EndpointStore {
    * Removes the keys in each of `ranges` (already this namespace's), `durable`ly:
    * LevelDB's clear writes without fsync, so a synced write after it (a delete of a
    * key no record has) makes the whole log durable before the clear is acknowledged.
-   * Not `durable`: the next synced write of anything does that.
+   * Not `durable`: a later synced write of anything usually does that (not when LevelDB has
+   * switched to a new log between them: the old one is closed unsynced).
    */
   async #clearRange(durable: boolean, ...ranges: { gte?: string; lt?: string }[]): Promise<void> {
     await this.#writable();
