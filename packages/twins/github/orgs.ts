@@ -17,9 +17,8 @@
  */
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
-import { GITHUB_USER } from './issues.js';
 import { live, loginOf, records } from './repo-kept.js';
-import { ownerOf } from './repo-object.js';
+import { orgIdentity } from './repo-object.js';
 import { githubRepos } from './repos.js';
 
 const ORG = '/orgs/{org}';
@@ -144,24 +143,6 @@ async function organizations(state: FlowState): Promise<Map<string, OrgRecord>> 
   return held;
 }
 
-/** The identity of organization `login`: its id and URLs, as its full form and its lists' items show them. */
-function identity(login: string): Record<string, unknown> {
-  const api = `https://api.github.com/orgs/${login}`;
-  return {
-    login,
-    id: ownerOf(login, true).id,
-    node_id: '',
-    url: api,
-    repos_url: `${api}/repos`,
-    events_url: `${api}/events`,
-    hooks_url: `${api}/hooks`,
-    issues_url: `${api}/issues`,
-    members_url: `${api}/members{/member}`,
-    public_members_url: `${api}/public_members{/member}`,
-    avatar_url: GITHUB_USER.avatar_url,
-  };
-}
-
 /** The organization `org` as `GET /orgs/{org}` answers it, its counts from the repositories it owns. */
 async function organization(state: FlowState, org: OrgRecord): Promise<Record<string, unknown>> {
   const { login } = org;
@@ -170,7 +151,7 @@ async function organization(state: FlowState, org: OrgRecord): Promise<Record<st
   return {
     ...state.example('GET', ORG),
     ...NEW_ORG,
-    ...identity(login),
+    ...orgIdentity(login),
     html_url: `https://github.com/${login}`,
     type: 'Organization',
     public_repos: owned.length - hidden,
@@ -184,7 +165,7 @@ async function organization(state: FlowState, org: OrgRecord): Promise<Record<st
 
 /** Organization `org` as a list shows it (`organization-simple`). */
 function simple(org: OrgRecord): Record<string, unknown> {
-  return { ...identity(org.login), description: org.changed?.description ?? null };
+  return { ...orgIdentity(org.login), description: org.changed?.description ?? null };
 }
 
 /** What `sent` changes of an organization, or GitHub's `422` naming the first field it cannot take. */

@@ -16,6 +16,7 @@ import type { FlowState, FlowTools, TwinChange } from '@mockpoint/core/internal'
 import { maskedHook } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import { keptRepository, shownRepo } from './repo-kept.js';
+import { orgIdentity } from './repo-object.js';
 
 const REPO = '/repos/{owner}/{repo}';
 const PULLS = `${REPO}/pulls`;
@@ -139,21 +140,7 @@ function repositoryOf(owner: string, name: string): Record<string, unknown> {
 function organizationOf(repository: Record<string, unknown>): Record<string, unknown> | undefined {
   const owner = repository.owner as Record<string, unknown> | undefined;
   if (owner?.type !== 'Organization') return undefined;
-  const api = `https://api.github.com/orgs/${String(owner.login)}`;
-  return {
-    login: owner.login,
-    id: owner.id,
-    node_id: owner.node_id,
-    url: api,
-    repos_url: `${api}/repos`,
-    events_url: `${api}/events`,
-    hooks_url: `${api}/hooks`,
-    issues_url: `${api}/issues`,
-    members_url: `${api}/members{/member}`,
-    public_members_url: `${api}/public_members{/member}`,
-    avatar_url: owner.avatar_url,
-    description: '',
-  };
+  return { ...orgIdentity(String(owner.login)), description: '' };
 }
 
 /** An edit's `changes`: the prior value of each field it changed (`{ title: { from } }`), not its times. */

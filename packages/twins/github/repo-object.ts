@@ -62,6 +62,25 @@ export function ownerOf(login: string, organization: boolean): Record<string, un
   };
 }
 
+/** Organization `login` as its lists and the payloads show it (`organization-simple` without its `description`). */
+export function orgIdentity(login: string): Record<string, unknown> {
+  const api = `${API}/orgs/${login}`;
+  const { id, node_id, avatar_url } = ownerOf(login, true);
+  return {
+    login,
+    id,
+    node_id,
+    url: api,
+    repos_url: `${api}/repos`,
+    events_url: `${api}/events`,
+    hooks_url: `${api}/hooks`,
+    issues_url: `${api}/issues`,
+    members_url: `${api}/members{/member}`,
+    public_members_url: `${api}/public_members{/member}`,
+    avatar_url,
+  };
+}
+
 /** A stable number of a login (an account's `id`). */
 function accountNumber(login: string): number {
   let hash = 7;

@@ -61,6 +61,19 @@ export function waitGrpcDelay(ms: number, signal: AbortSignal): Promise<void> | 
 }
 
 /**
+ * The service and method a `POST` to `path` calls, the services' owners and the name owning that
+ * service, or `undefined` when `path` is no call path or is under one of the app's own prefixes.
+ */
+async function callOf(endpoints: EndpointService, path: string) {
+  if (isReservedPath(path)) return undefined;
+  const match = CALL_PATH.exec(path);
+  if (match === null) return undefined;
+  const [, service, method] = match as unknown as [string, string, string];
+  const owners = await endpoints.grpc.owners();
+  return { service, method, owners, name: owners.get(service) };
+}
+
+/**
  * The name and server that answer a `POST` to `path`, or `undefined` when no
  * definitions declare it or `path` is under one of the app's own prefixes
  * (the request then passes on, untouched).
@@ -70,12 +83,9 @@ export async function findGrpcCall(
   path: string,
   limits: GrpcCallLimits,
 ): Promise<FoundGrpcCall | undefined> {
-  if (isReservedPath(path)) return undefined;
-  const match = CALL_PATH.exec(path);
-  if (match === null) return undefined;
-  const [, service, method] = match as unknown as [string, string, string];
-  const owners = await endpoints.grpc.owners();
-  const name = owners.get(service);
+  const asked = await callOf(endpoints, path);
+  if (asked === undefined) return undefined;
+  const { service, method, owners, name } = asked;
   if (name === undefined) {
     // Health and reflection answer while some name holds definitions, unless a name holds them itself.
     if (owners.size === 0 || !GRPC_DAEMON_SERVICES.includes(service)) return undefined;
@@ -99,12 +109,9 @@ const LISTED_SERVICES = 5;
  * prefixes (the app's 404 stands).
  */
 export async function unknownCallMessage(endpoints: EndpointService, path: string): Promise<string | undefined> {
-  if (isReservedPath(path)) return undefined;
-  const match = CALL_PATH.exec(path);
-  if (match === null) return undefined;
-  const [, service, method] = match as unknown as [string, string, string];
-  const owners = await endpoints.grpc.owners();
-  const name = owners.get(service);
+  const asked = await callOf(endpoints, path);
+  if (asked === undefined) return undefined;
+  const { service, method, owners, name } = asked;
   if (name !== undefined) {
     return `the protobuf definitions of endpoint "${name}" declare ${service} without a method ${method}: call one they declare, or add ${method} to them (PUT /api/endpoints/${name}/grpc; docs/grpc.md)`;
   }
