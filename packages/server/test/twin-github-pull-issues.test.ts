@@ -258,3 +258,79 @@ describe.each(TWIN_PLACES)('a pull request merged (%s)', (place) => {
     }
   });
 });
+
+describe.each(TWIN_PLACES)("a pull request's head and base commits (%s)", (place) => {
+  it("are its branches' commits, the head following each push to its branch, and the merge checks it", async () => {
+    const octokit = await githubTwin(place);
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octocat', repo: 'cart' };
+      await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+      const write = async (branch: string, path: string) =>
+        (
+          await octokit.rest.repos.createOrUpdateFileContents({
+            ...repo,
+            branch,
+            path,
+            message: `Add ${path}`,
+            content: Buffer.from(path).toString('base64'),
+          })
+        ).data.commit.sha as string;
+      const main = await write('main', 'README.md');
+      await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: main });
+      const first = await write('feature', 'one.md');
+      const secret = 'heads';
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret, content_type: 'json' },
+        events: ['pull_request'],
+      });
+
+      const made = (await octokit.rest.pulls.create({ ...repo, title: 'Feature', head: 'feature', base: 'main' })).data;
+      expect([made.head.ref, made.head.label, made.head.sha]).toEqual(['feature', 'octocat:feature', first]);
+      expect([made.base.ref, made.base.label, made.base.sha]).toEqual(['main', 'octocat:main', main]);
+
+      // A push to the head branch moves the kept pull request's head.sha, and synchronizes it.
+      const second = await write('feature', 'two.md');
+      expect((await octokit.rest.pulls.get({ ...repo, pull_number: made.number })).data.head.sha).toBe(second);
+      expect((await octokit.rest.pulls.list(repo)).data.map((pull) => pull.head.sha)).toEqual([second]);
+      expect((await octokit.rest.pulls.get({ ...repo, pull_number: made.number })).data.base.sha).toBe(main);
+
+      // The merge compares the `sha` sent with the head's commit as it now is.
+      const stale = await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: made.number, sha: first }));
+      expect(stale).toEqual([
+        409,
+        { message: 'Head branch was modified. Review and try the merge again.', documentation_url: DOCS },
+      ]);
+      const merged = await octokit.rest.pulls.merge({ ...repo, pull_number: made.number, sha: second });
+      expect(merged.data.merged).toBe(true);
+      // A closed pull request's head stays where it was merged.
+      await write('feature', 'three.md');
+      expect((await octokit.rest.pulls.get({ ...repo, pull_number: made.number })).data.head.sha).toBe(second);
+
+      // ping, opened, synchronize (at the second commit), closed.
+      await receiver.until(4);
+      const webhooks = new Webhooks({ secret });
+      const seen: string[] = [];
+      for (const { body, headers } of receiver.received) {
+        expect(await webhooks.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        const payload = JSON.parse(body) as {
+          action?: string;
+          before?: string;
+          after?: string;
+          pull_request?: { head: { sha: string } };
+        };
+        seen.push(`${String(headers['x-github-event'])}${payload.action === undefined ? '' : `.${payload.action}`}`);
+        if (payload.action === 'opened') expect(payload.pull_request?.head.sha).toBe(first);
+        if (payload.action === 'synchronize') {
+          expect([payload.before, payload.after, payload.pull_request?.head.sha]).toEqual([first, second, second]);
+        }
+      }
+      expect(seen.sort()).toEqual(
+        ['ping', 'pull_request.opened', 'pull_request.synchronize', 'pull_request.closed'].sort(),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+});

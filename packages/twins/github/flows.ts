@@ -42,6 +42,7 @@ import {
 import { githubList } from './lists.js';
 import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
+import { pullCreating } from './pulls.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
@@ -151,6 +152,7 @@ export const githubFlows: TwinFlows = {
   check,
   tooLong,
   invalidStatus: 422,
+  creating: pullCreating,
   created,
   shown,
   outside,
