@@ -334,3 +334,44 @@ describe.each(TWIN_PLACES)("a pull request's head and base commits (%s)", (place
     }
   });
 });
+
+describe.each(TWIN_PLACES)('a merged pull request reopened (%s)', (place) => {
+  it('is 422 Validation Failed, through the pull request or its issue; a closed unmerged one reopens', async () => {
+    const octokit = await githubTwin(place);
+    const repo = { owner: 'octocat', repo: 'reopen' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const merged = (await octokit.rest.pulls.create({ ...repo, title: 'Done', head: 'done', base: 'main' })).data;
+    await octokit.rest.pulls.merge({ ...repo, pull_number: merged.number });
+    const refusal = [
+      422,
+      {
+        message: 'Validation Failed',
+        errors: [
+          {
+            resource: 'PullRequest',
+            code: 'custom',
+            field: 'state',
+            message: 'state cannot be changed. The pull request cannot be reopened.',
+          },
+        ],
+        documentation_url: DOCS,
+      },
+    ];
+    expect(await rejection(octokit.rest.pulls.update({ ...repo, pull_number: merged.number, state: 'open' }))).toEqual(
+      refusal,
+    );
+    expect(
+      await rejection(octokit.rest.issues.update({ ...repo, issue_number: merged.number, state: 'open' })),
+    ).toEqual(refusal);
+    // Nothing changed; another change of it is taken.
+    const read = (await octokit.rest.pulls.get({ ...repo, pull_number: merged.number })).data;
+    expect([read.state, read.merged]).toEqual(['closed', true]);
+    const renamed = await octokit.rest.pulls.update({ ...repo, pull_number: merged.number, title: 'Done well' });
+    expect([renamed.data.title, renamed.data.state]).toEqual(['Done well', 'closed']);
+
+    const dropped = (await octokit.rest.pulls.create({ ...repo, title: 'Drop', head: 'drop', base: 'main' })).data;
+    await octokit.rest.pulls.update({ ...repo, pull_number: dropped.number, state: 'closed' });
+    const reopened = await octokit.rest.pulls.update({ ...repo, pull_number: dropped.number, state: 'open' });
+    expect([reopened.data.state, reopened.data.closed_at, reopened.data.merged]).toEqual(['open', null, false]);
+  });
+});

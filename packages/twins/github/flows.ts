@@ -42,7 +42,7 @@ import {
 import { githubList } from './lists.js';
 import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
-import { pullCreating } from './pulls.js';
+import { pullCreating, pullUpdateRefused } from './pulls.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
@@ -154,6 +154,10 @@ export const githubFlows: TwinFlows = {
   invalidStatus: 422,
   creating: pullCreating,
   created,
+  amending: async (template, stored, sent) => {
+    const refused = pullUpdateRefused(template, stored, sent);
+    return refused === undefined ? undefined : { error: refused };
+  },
   shown,
   outside,
   own: async (matched, sent, state) =>

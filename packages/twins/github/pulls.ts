@@ -1,16 +1,19 @@
 /**
- * A pull request's branches as GitHub keeps them (issue #73):
+ * A pull request's branches and state as GitHub keeps them (issue #73):
  *
  * - `head` and `base` are the branches sent (`feature`, or `owner:feature`), `label` the owner's
  *   login and the branch; `head.sha` the head branch's commit when the pull request is made, and
  *   `base.sha` the base branch's, where the twin holds the branch's ref (refs.ts); a push to the
  *   head branch moves the `head.sha` of each open pull request of it (pushes.ts, with its
  *   `synchronize`). Where the twin holds no ref of a branch, its `sha` is the document's example.
+ * - A merged pull request cannot be reopened: `pulls.update({ state: 'open' })` of one is GitHub's
+ *   `422 Validation Failed`; a closed one not merged reopens.
  *
  * @module
  */
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
+import { validationFailed } from './events.js';
 import { branchSha, type RefsReader } from './refs.js';
 
 const PULLS = '/repos/{owner}/{repo}/pulls';
@@ -57,4 +60,19 @@ export async function pullCreating(
   object.head = await branchOf(kit, kit.values, example.head, sent.head);
   object.base = await branchOf(kit, kit.values, example.base, sent.base);
   return undefined;
+}
+
+/**
+ * GitHub's refusal of an update of a pull request: reopening a merged one (`state: "open"`) is
+ * `422 Validation Failed`; `undefined`: taken.
+ */
+export function pullUpdateRefused(
+  template: string,
+  stored: Record<string, unknown>,
+  sent: Record<string, unknown>,
+): FlowError | undefined {
+  if (template !== PULLS || stored.merged !== true || sent.state !== 'open') return undefined;
+  // The description documents the error's shape (`validation-error`), not its words: GitHub's, as remembered.
+  const message = 'state cannot be changed. The pull request cannot be reopened.';
+  return validationFailed('custom', [{ resource: 'PullRequest', code: 'custom', field: 'state', message }]);
 }
