@@ -46,6 +46,7 @@ import { pullCreating, pullUpdateRefused } from './pulls.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
+import { githubUserIssues } from './user-issues.js';
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
@@ -162,6 +163,7 @@ export const githubFlows: TwinFlows = {
   outside,
   own: async (matched, sent, state) =>
     (await githubSearch(matched, sent, state)) ??
+    (await githubUserIssues(matched, sent, state)) ??
     (await githubOrgs(matched, sent, state)) ??
     (await githubInvitations(matched, sent, state)) ??
     (await githubInstallations(matched, sent, state)) ??
