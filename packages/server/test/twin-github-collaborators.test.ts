@@ -7,7 +7,7 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { QUIET_LOG } from './helpers/octokit.js';
+import { QUIET_LOG, rejection } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, TWIN_PLACES, twinAt, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -347,6 +347,37 @@ describe.each(TWIN_PLACES)("the GitHub twin's assignees (%s)", (place) => {
           'pull_request.assigned alice',
         ].sort(),
       );
+
+      // A create or an update naming one who cannot be assigned: 422, nothing made or changed.
+      const unassignable = [
+        422,
+        {
+          message: 'Validation Failed',
+          errors: [{ resource: 'Issue', field: 'assignees', code: 'invalid', value: 'bob' }],
+          documentation_url: 'https://docs.github.com/rest',
+        },
+      ];
+      expect(
+        await rejection(octokit.rest.issues.create({ ...repo, title: 'Refused', assignees: ['alice', 'bob'] })),
+      ).toEqual(unassignable);
+      expect((await octokit.rest.issues.listForRepo({ ...repo, state: 'all' })).data.length).toBe(2);
+      for (const issue_number of [1, pull.number]) {
+        expect(await rejection(octokit.rest.issues.update({ ...repo, issue_number, assignees: ['bob'] }))).toEqual(
+          unassignable,
+        );
+      }
+      expect(logins((await octokit.rest.issues.get({ ...repo, issue_number: 1 })).data.assignees)).toEqual(['octocat']);
+      expect(await failed(octokit.rest.issues.update({ ...repo, issue_number: 9, assignees: ['bob'] }))).toBe(404);
+      // One who can be, any case: one user, one id, whichever list shows the login.
+      const made = (await octokit.rest.issues.create({ ...repo, title: 'Taken', assignees: ['Alice'] })).data;
+      const collaborator = (await octokit.rest.repos.listCollaborators(repo)).data.find(
+        (user) => user.login === 'alice',
+      );
+      const assignee = (await octokit.rest.issues.listAssignees(repo)).data.find((user) => user.login === 'alice');
+      expect(collaborator?.id).toBeGreaterThan(0);
+      expect([made.assignee?.id, assignee?.id]).toEqual([collaborator?.id, collaborator?.id]);
+      const moved = await octokit.rest.issues.update({ ...repo, issue_number: made.number, assignees: ['octocat'] });
+      expect(logins(moved.data.assignees)).toEqual(['octocat']);
     } finally {
       await receiver.close();
     }

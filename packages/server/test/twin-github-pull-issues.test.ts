@@ -258,3 +258,120 @@ describe.each(TWIN_PLACES)('a pull request merged (%s)', (place) => {
     }
   });
 });
+
+describe.each(TWIN_PLACES)("a pull request's head and base commits (%s)", (place) => {
+  it("are its branches' commits, the head following each push to its branch, and the merge checks it", async () => {
+    const octokit = await githubTwin(place);
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octocat', repo: 'cart' };
+      await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+      const write = async (branch: string, path: string) =>
+        (
+          await octokit.rest.repos.createOrUpdateFileContents({
+            ...repo,
+            branch,
+            path,
+            message: `Add ${path}`,
+            content: Buffer.from(path).toString('base64'),
+          })
+        ).data.commit.sha as string;
+      const main = await write('main', 'README.md');
+      await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: main });
+      const first = await write('feature', 'one.md');
+      const secret = 'heads';
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret, content_type: 'json' },
+        events: ['pull_request'],
+      });
+
+      const made = (await octokit.rest.pulls.create({ ...repo, title: 'Feature', head: 'feature', base: 'main' })).data;
+      expect([made.head.ref, made.head.label, made.head.sha]).toEqual(['feature', 'octocat:feature', first]);
+      expect([made.base.ref, made.base.label, made.base.sha]).toEqual(['main', 'octocat:main', main]);
+
+      // A push to the head branch moves the kept pull request's head.sha, and synchronizes it.
+      const second = await write('feature', 'two.md');
+      expect((await octokit.rest.pulls.get({ ...repo, pull_number: made.number })).data.head.sha).toBe(second);
+      expect((await octokit.rest.pulls.list(repo)).data.map((pull) => pull.head.sha)).toEqual([second]);
+      expect((await octokit.rest.pulls.get({ ...repo, pull_number: made.number })).data.base.sha).toBe(main);
+
+      // The merge compares the `sha` sent with the head's commit as it now is.
+      const stale = await rejection(octokit.rest.pulls.merge({ ...repo, pull_number: made.number, sha: first }));
+      expect(stale).toEqual([
+        409,
+        { message: 'Head branch was modified. Review and try the merge again.', documentation_url: DOCS },
+      ]);
+      const merged = await octokit.rest.pulls.merge({ ...repo, pull_number: made.number, sha: second });
+      expect(merged.data.merged).toBe(true);
+      // A closed pull request's head stays where it was merged.
+      await write('feature', 'three.md');
+      expect((await octokit.rest.pulls.get({ ...repo, pull_number: made.number })).data.head.sha).toBe(second);
+
+      // ping, opened, synchronize (at the second commit), closed.
+      await receiver.until(4);
+      const webhooks = new Webhooks({ secret });
+      const seen: string[] = [];
+      for (const { body, headers } of receiver.received) {
+        expect(await webhooks.verify(body, String(headers['x-hub-signature-256']))).toBe(true);
+        const payload = JSON.parse(body) as {
+          action?: string;
+          before?: string;
+          after?: string;
+          pull_request?: { head: { sha: string } };
+        };
+        seen.push(`${String(headers['x-github-event'])}${payload.action === undefined ? '' : `.${payload.action}`}`);
+        if (payload.action === 'opened') expect(payload.pull_request?.head.sha).toBe(first);
+        if (payload.action === 'synchronize') {
+          expect([payload.before, payload.after, payload.pull_request?.head.sha]).toEqual([first, second, second]);
+        }
+      }
+      expect(seen.sort()).toEqual(
+        ['ping', 'pull_request.opened', 'pull_request.synchronize', 'pull_request.closed'].sort(),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe.each(TWIN_PLACES)('a merged pull request reopened (%s)', (place) => {
+  it('is 422 Validation Failed, through the pull request or its issue; a closed unmerged one reopens', async () => {
+    const octokit = await githubTwin(place);
+    const repo = { owner: 'octocat', repo: 'reopen' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const merged = (await octokit.rest.pulls.create({ ...repo, title: 'Done', head: 'done', base: 'main' })).data;
+    await octokit.rest.pulls.merge({ ...repo, pull_number: merged.number });
+    const refusal = [
+      422,
+      {
+        message: 'Validation Failed',
+        errors: [
+          {
+            resource: 'PullRequest',
+            code: 'custom',
+            field: 'state',
+            message: 'state cannot be changed. The pull request cannot be reopened.',
+          },
+        ],
+        documentation_url: DOCS,
+      },
+    ];
+    expect(await rejection(octokit.rest.pulls.update({ ...repo, pull_number: merged.number, state: 'open' }))).toEqual(
+      refusal,
+    );
+    expect(
+      await rejection(octokit.rest.issues.update({ ...repo, issue_number: merged.number, state: 'open' })),
+    ).toEqual(refusal);
+    // Nothing changed; another change of it is taken.
+    const read = (await octokit.rest.pulls.get({ ...repo, pull_number: merged.number })).data;
+    expect([read.state, read.merged]).toEqual(['closed', true]);
+    const renamed = await octokit.rest.pulls.update({ ...repo, pull_number: merged.number, title: 'Done well' });
+    expect([renamed.data.title, renamed.data.state]).toEqual(['Done well', 'closed']);
+
+    const dropped = (await octokit.rest.pulls.create({ ...repo, title: 'Drop', head: 'drop', base: 'main' })).data;
+    await octokit.rest.pulls.update({ ...repo, pull_number: dropped.number, state: 'closed' });
+    const reopened = await octokit.rest.pulls.update({ ...repo, pull_number: dropped.number, state: 'open' });
+    expect([reopened.data.state, reopened.data.closed_at, reopened.data.merged]).toEqual(['open', null, false]);
+  });
+});

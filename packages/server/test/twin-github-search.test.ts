@@ -41,14 +41,24 @@ describe.each(TWIN_PLACES)("the GitHub twin's search (%s)", (place) => {
     expect(await search('label:bug author:octocat')).toEqual(['app#1']);
     expect(await search('crash', { sort: 'created', order: 'asc' })).toEqual(['app#1', 'docs#1', 'app#3']);
 
-    const found = await octokit.rest.search.issuesAndPullRequests({ q: 'crash is:pr' });
+    // Merged, by the merge kept: a pull request merged, or (unmerged) one open or closed without it.
+    await octokit.rest.pulls.create({ ...app, title: 'Drop the crash log', head: 'drop', base: 'main' });
+    await octokit.rest.pulls.update({ ...app, pull_number: 4, state: 'closed' });
+    expect(await search('is:merged')).toEqual([]);
+    expect(await search('is:unmerged')).toEqual(['app#4', 'app#3']);
+    await octokit.rest.pulls.merge({ ...app, pull_number: 3 });
+    expect(await search('is:merged')).toEqual(['app#3']);
+    expect(await search('crash is:unmerged')).toEqual(['app#4']);
+    expect(await search('crash -is:merged')).toEqual(['app#4', 'docs#1', 'app#1']);
+
+    const found = await octokit.rest.search.issuesAndPullRequests({ q: 'crash is:pr is:merged' });
     expect(found.data).toMatchObject({ total_count: 1, incomplete_results: false });
     expect(found.data.items[0]).toMatchObject({ number: 3, title: 'Fix the crash', score: 1 });
     expect(found.data.items[0]?.pull_request?.url).toMatch(/\/repos\/octo\/app\/pulls\/3$/);
 
     // `paginate` follows the Link, which keeps `q`, and gathers the items of every page.
     const all = await octokit.paginate(octokit.rest.search.issuesAndPullRequests, { q: 'user:octo', per_page: 1 });
-    expect(all.map((item) => item.number).sort()).toEqual([1, 1, 2, 3]);
+    expect(all.map((item) => item.number).sort()).toEqual([1, 1, 2, 3, 4]);
 
     const repos = await octokit.rest.search.repos({ q: 'manual org:octo' });
     expect(repos.data.items.map((repo) => repo.full_name)).toEqual(['octo/docs']);

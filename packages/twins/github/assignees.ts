@@ -10,12 +10,16 @@
  *   logins sent. Each answers the issue (a pull request as an issue), its `assignees` users and
  *   `assignee` the first, and sends `issues.assigned` / `unassigned` (`pull_request.…` of a pull
  *   request) with the first user it added or removed (GitHub sends one event a user).
+ * - `issues.create` and `issues.update` (of a pull request's number too) take only `assignees` who
+ *   can be assigned: one who cannot is `422 Validation Failed` (`invalid`, `field: "assignees"`),
+ *   nothing made or changed (the caller, every token's user, has push access: nothing is dropped).
  *
  * @module
  */
 
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { assignableLogins } from './collaborators.js';
+import { validationFailed } from './events.js';
 import { member, userOf } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 
@@ -105,12 +109,43 @@ async function changeAssignees(
   return { status: adding ? 201 : 200, body: member(found.template, object) };
 }
 
+/**
+ * GitHub's refusal of an issue's create or update (`issues.create`, `issues.update`, of a pull
+ * request's number too) naming as `assignees` (or `assignee`) a login that cannot be assigned:
+ * `422 Validation Failed`, an `invalid` error for each (the description documents the shape; the
+ * entries are GitHub's as remembered); `undefined`: every one can be, and the collections make it.
+ */
+async function unassignable(
+  sent: Record<string, unknown>,
+  state: FlowState,
+  place: RepoPlace,
+): Promise<{ error: FlowError } | undefined> {
+  const field = Array.isArray(sent.assignees) ? 'assignees' : typeof sent.assignee === 'string' ? 'assignee' : '';
+  if (field === '') return undefined;
+  const logins = loginsSent(sent[field]);
+  if (logins.length === 0) return undefined;
+  const assignable = await assignableLogins(state, place);
+  const refused = logins.filter((login) => !assignable.some((one) => same(one, login)));
+  if (refused.length === 0) return undefined;
+  return {
+    error: validationFailed(
+      'invalid',
+      refused.slice(0, 10).map((value) => ({ resource: 'Issue', field, code: 'invalid', value })),
+    ),
+  };
+}
+
 /** GitHub's assignees of a repository and of its issues; `undefined`: not theirs, or an issue the twin does not hold. */
 export const githubAssignees: RepoOperation = async (matched, request, state, place) => {
   const { method, template } = matched.op;
   const number = matched.values.issue_number ?? '';
   if (template === ISSUE_ASSIGNEES && (method === 'POST' || method === 'DELETE')) {
     return changeAssignees(method === 'POST', request.body, state, place, number);
+  }
+  if ((template === ISSUES && method === 'POST') || (template === `${ISSUES}/{issue_number}` && method === 'PATCH')) {
+    // An update of a number the twin does not hold: the collections' 404 before anything else.
+    if (method === 'PATCH' && (await numbered(state, place, number)) === undefined) return undefined;
+    return unassignable(request.body, state, place);
   }
   if (method !== 'GET') return undefined;
   // Below a repository never made (a read): answered as the collections answer it.

@@ -42,9 +42,11 @@ import {
 import { githubList } from './lists.js';
 import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
+import { pullCreating, pullUpdateRefused } from './pulls.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
+import { githubUserIssues } from './user-issues.js';
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
@@ -151,11 +153,17 @@ export const githubFlows: TwinFlows = {
   check,
   tooLong,
   invalidStatus: 422,
+  creating: pullCreating,
   created,
+  amending: async (template, stored, sent) => {
+    const refused = pullUpdateRefused(template, stored, sent);
+    return refused === undefined ? undefined : { error: refused };
+  },
   shown,
   outside,
   own: async (matched, sent, state) =>
     (await githubSearch(matched, sent, state)) ??
+    (await githubUserIssues(matched, sent, state)) ??
     (await githubOrgs(matched, sent, state)) ??
     (await githubInvitations(matched, sent, state)) ??
     (await githubInstallations(matched, sent, state)) ??

@@ -51,13 +51,23 @@ function eventOf(object: Record<string, unknown>): 'issues' | 'pull_request' {
   return 'head' in object ? 'pull_request' : 'issues';
 }
 
-/** A user as an issue's `assignees` show one: the authenticated user's shape, by login. */
+/**
+ * The `id` of an account the twin does not keep, by its login (case aside): one number a login,
+ * whatever shows it (an assignee, a collaborator, an owner).
+ */
+export function accountId(login: string): number {
+  let hash = 7;
+  for (const char of login.toLowerCase()) hash = (hash * 31 + (char.codePointAt(0) as number)) >>> 0;
+  return 1000 + (hash % 1_000_000);
+}
+
+/** A user as an issue's `assignees` show one: the authenticated user's shape, by login, its id {@link accountId}. */
 export function userOf(login: string): Record<string, unknown> {
-  if (login === GITHUB_USER.login) return GITHUB_USER;
+  if (login.toLowerCase() === GITHUB_USER.login) return GITHUB_USER;
   return {
     ...GITHUB_USER,
     login,
-    id: 0,
+    id: accountId(login),
     node_id: '',
     url: `https://api.github.com/users/${login}`,
     html_url: `https://github.com/${login}`,

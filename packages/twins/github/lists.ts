@@ -41,19 +41,27 @@ function labelNames(item: Record<string, unknown>): string[] {
   return labels.map((label) => (typeof label === 'string' ? label : String((label as { name?: unknown })?.name)));
 }
 
-/** The value an item sorts by: its number (the order it was made in) or a later field. */
-function sortKey(item: Record<string, unknown>, sort: string): number {
+/**
+ * The value an item sorts by: its number (the order it was made in; `across` repositories, whose
+ * numbers each count apart, its `created_at`) or a later field.
+ */
+function sortKey(item: Record<string, unknown>, sort: string, across: boolean): number {
   if (sort === 'updated') return Date.parse(String(item.updated_at)) || 0;
   if (sort === 'comments') return Number(item.comments) || 0;
   // `popularity` and `long-running` rank by what the twin does not keep (reactions, activity): by creation.
+  if (across) return Date.parse(String(item.created_at)) || 0;
   return Number(item.number) || 0;
 }
 
-/** The issues or pull requests `query` asks for, in its order; `undefined` for another collection. */
+/**
+ * The issues or pull requests `query` asks for, in its order; `undefined` for another collection.
+ * `across`: the items of many repositories (`GET /issues`), oldest first.
+ */
 export function githubList(
   template: string,
   items: Record<string, unknown>[],
   query: Record<string, unknown>,
+  across = false,
 ): ListOutcome | undefined {
   const kind = template.split('/').at(-1) ?? '';
   if (kind === 'milestones' && template === '/repos/{owner}/{repo}/milestones') return milestoneList(items, query);
@@ -83,8 +91,12 @@ export function githubList(
   }
   const sign = direction === 'asc' ? 1 : -1;
   // Ties (two issues updated in one millisecond) keep the order they were made in, either way.
+  const made = new Map(kept.map((item, at) => [item, at]));
   const order = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    sign * (sortKey(a, sort) - sortKey(b, sort) || sortKey(a, 'created') - sortKey(b, 'created'));
+    sign *
+    (sortKey(a, sort, across) - sortKey(b, sort, across) ||
+      sortKey(a, 'created', across) - sortKey(b, 'created', across) ||
+      (made.get(a) ?? 0) - (made.get(b) ?? 0));
   return { items: [...kept].sort(order), used };
 }
 

@@ -131,7 +131,7 @@ interface OrgRecord {
  * The organizations the twin holds, by login in lower case: each kept (from its first
  * `POST /orgs/{org}/repos`), and each owning a live repository (one kept before organizations were).
  */
-async function organizations(state: FlowState): Promise<Map<string, OrgRecord>> {
+export async function organizations(state: FlowState): Promise<Map<string, OrgRecord>> {
   const held = new Map(await state.read<OrgRecord>(KIND));
   for (const record of live(await records(state))) {
     const repository = record.repository as Record<string, unknown>;

@@ -5,7 +5,7 @@
  * from the SHA it had to the new one (`head_commit` the commit when the twin made it, `commits` it
  * alone when the move made it: the twin keeps no history to list between two), one removed `delete`
  * and a `push` with `deleted: true`; a branch moved also `synchronize`s each open pull request
- * whose `head.ref` it is (the pull request sent with its `head.sha` at the new commit, not kept).
+ * whose `head` it is, whose `head.sha` moves to the new commit (kept, as GitHub's follows the branch).
  *
  * @module
  */
@@ -100,19 +100,45 @@ export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove
     head_commit: move.after === undefined ? null : (move.commit ?? null),
     pusher: { name: GITHUB_USER.login, email: `${GITHUB_USER.id}+${GITHUB_USER.login}@users.noreply.github.com` },
   });
-  if (kind !== 'branch' || move.before === undefined || move.after === undefined) return;
-  for (const pull of await state.objects(PULLS, values)) {
-    const head = pull.head as Record<string, unknown> | undefined;
-    if (pull.state !== 'open' || head?.ref !== short) continue;
+  if (kind !== 'branch' || move.after === undefined) return;
+  const moved = await headsMoved(state, values, short, after);
+  // A branch made anew moves the heads of pull requests of its name, with no `synchronize`.
+  if (move.before === undefined) return;
+  for (const pull of moved) {
     state.emit({
       kind: 'action',
       template: PULLS,
-      object: { ...pull, head: { ...head, sha: after } },
+      object: pull,
       values,
       events: ['pull_request.synchronize'],
       extra: { before, after },
     });
   }
+}
+
+/**
+ * The open pull requests of the repository at `values` whose head is its branch `branch`, their
+ * `head.sha` moved to `sha` (GitHub's follows the pushes to it): each as it now is.
+ */
+async function headsMoved(
+  state: FlowState,
+  values: Record<string, string>,
+  branch: string,
+  sha: string,
+): Promise<Record<string, unknown>[]> {
+  const label = `${values.owner ?? ''}:${branch}`.toLowerCase();
+  const moved: Record<string, unknown>[] = [];
+  for (const pull of await state.objects(PULLS, values)) {
+    const head = pull.head as Record<string, unknown> | undefined;
+    if (pull.state !== 'open' || head?.ref !== branch) continue;
+    // A branch of that name in another owner's fork is not this one.
+    if (typeof head.label === 'string' && head.label.toLowerCase() !== label) continue;
+    const amended = await state.amend(PULLS, values, String(pull.number), (kept) => {
+      kept.head = { ...(kept.head as Record<string, unknown>), sha };
+    });
+    if (amended !== undefined) moved.push(amended);
+  }
+  return moved;
 }
 
 /** A commit the twin made, as a push lists it: the file written or removed at `path`. */

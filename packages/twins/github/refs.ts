@@ -67,8 +67,11 @@ function isSha(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
 }
 
+/** What reads the refs kept: a flow's state, or a create's kit. */
+export type RefsReader = Pick<FlowState, 'read'>;
+
 /** The refs of the repository kept as `scope`, by full name. */
-async function refsOf(state: FlowState, scope: string): Promise<Map<string, RefRecord>> {
+async function refsOf(state: RefsReader, scope: string): Promise<Map<string, RefRecord>> {
   const all = await state.read<RefRecord>(REFS);
   const prefix = `${scope}:`;
   return new Map([...all].filter(([key]) => key.startsWith(prefix)).map(([, record]) => [record.ref, record]));
@@ -98,7 +101,7 @@ export async function moveBranch(
 }
 
 /** The SHA the branch `branch` points at (`undefined`: none made). */
-export async function branchSha(state: FlowState, scope: string, branch: string): Promise<string | undefined> {
+export async function branchSha(state: RefsReader, scope: string, branch: string): Promise<string | undefined> {
   return (await refsOf(state, scope)).get(`refs/heads/${branch}`)?.sha;
 }
 

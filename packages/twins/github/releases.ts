@@ -4,7 +4,7 @@
  * a release made by the authenticated user, a draft unpublished (`published_at: null`) until an
  * update makes it public, its URLs at its id and tag; a review's `state` from the `event` sent
  * (`APPROVE`: `APPROVED`, `REQUEST_CHANGES`: `CHANGES_REQUESTED`, `COMMENT`: `COMMENTED`, none:
- * `PENDING`), submitted at once unless pending; and a pull request's `head` and `base` as branches.
+ * `PENDING`), submitted at once unless pending (a pull request's `head` and `base`: pulls.ts).
  * A release's `upload_url` is at the twin's own root as the request that made it reached it (so
  * Octokit's `uploadReleaseAsset({ url: release.upload_url, … })` uploads to the twin: assets.ts).
  *
@@ -51,15 +51,7 @@ const REVIEW_STATES: Record<string, string> = {
   COMMENT: 'COMMENTED',
 };
 
-/** A pull request's `head` or `base` of the branch sent (`feature`, or `owner:feature`). */
-function branchOf(example: unknown, sent: unknown): unknown {
-  if (typeof sent !== 'string') return example;
-  const ref = sent.slice(sent.indexOf(':') + 1);
-  const had = typeof example === 'object' && example !== null ? example : {};
-  return { ...had, ref, label: sent.includes(':') ? sent : `${GITHUB_USER.login}:${ref}` };
-}
-
-/** A new release's, review's or pull request's state from what was sent. */
+/** A new release's or review's state from what was sent. */
 export function releaseCreated(
   template: string,
   object: Record<string, unknown>,
@@ -68,11 +60,7 @@ export function releaseCreated(
 ): void {
   const last = template.split('/').at(-1);
   const now = new Date(kit.now()).toISOString();
-  if (last === 'pulls') {
-    const example = kit.example(template);
-    object.head = branchOf(example.head, sent.head);
-    object.base = branchOf(example.base, sent.base);
-  } else if (last === 'releases') {
+  if (last === 'releases') {
     object.author = GITHUB_USER;
     object.draft = sent.draft === true;
     object.prerelease = sent.prerelease === true;

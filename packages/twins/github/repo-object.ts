@@ -8,7 +8,7 @@
  */
 
 import type { FlowState, OwnAnswer } from '@mockpoint/core/internal';
-import { GITHUB_USER } from './issues.js';
+import { accountId, GITHUB_USER } from './issues.js';
 import { invalid } from './lists.js';
 
 const API = 'https://api.github.com';
@@ -54,7 +54,7 @@ export function ownerOf(login: string, organization: boolean): Record<string, un
   return {
     ...GITHUB_USER,
     login,
-    id: 1000 + (accountNumber(login) % 1_000_000),
+    id: accountId(login),
     node_id: '',
     url: `${API}/users/${login}`,
     html_url: `https://github.com/${login}`,
@@ -79,13 +79,6 @@ export function orgIdentity(login: string): Record<string, unknown> {
     public_members_url: `${api}/public_members{/member}`,
     avatar_url,
   };
-}
-
-/** A stable number of a login (an account's `id`). */
-function accountNumber(login: string): number {
-  let hash = 7;
-  for (const char of login.toLowerCase()) hash = (hash * 31 + (char.codePointAt(0) as number)) >>> 0;
-  return hash;
 }
 
 /** The fields sent that the repository takes: each of its type, `visibility` setting `private`. */

@@ -90,6 +90,11 @@ function issueMeets(term: Term, issue: Record<string, unknown>, repo: string): b
       if (value === 'pr' || value === 'pull-request') return pull;
       if (value === 'open' || value === 'closed') return issue.state === value;
       if (value === 'locked' || value === 'unlocked') return (issue.locked === true) === (value === 'locked');
+      // A pull request merged (its issue's `pull_request.merged_at`), or one open or closed unmerged; never an issue.
+      if (key === 'is' && (value === 'merged' || value === 'unmerged')) {
+        const at = (issue.pull_request as { merged_at?: unknown } | null | undefined)?.merged_at;
+        return pull && (typeof at === 'string' && at !== '') === (value === 'merged');
+      }
       return undefined;
     case 'label':
       return labelNames(issue).includes(value);

@@ -498,11 +498,13 @@ export class TwinEngine {
    * The tools of one request's flows: the effects and snapshots it writes are kept in `into`; the
    * request's API version `version` (the newest when it named none).
    */
-  #kit(into: Written, version?: string): FlowKit {
+  #kit(into: Written, version?: string, values: Record<string, string> = {}): FlowKit {
     let shots = 0;
     const { profile } = this.#parts;
     return {
       ...this.#tools,
+      values,
+      read: (kind) => this.#ownState().read(kind),
       version: version ?? newestVersion(profile),
       examples: this.#examples,
       checkVersion: (value, param) =>
@@ -995,7 +997,7 @@ export class TwinEngine {
     for (const field of this.#parts.profile.timestamps.created) if (field in object) object[field] = this.#stamp();
     for (const field of this.#parts.profile.timestamps.updated) if (field in object) object[field] = this.#stamp();
     const into = written();
-    const kit = this.#kit(into, asked.version);
+    const kit = this.#kit(into, asked.version, matched.values);
     const early = await this.#parts.flows?.creating?.(resource.template, object, params.body, kit);
     if (early !== undefined) throw new Refusal(early);
     const refused = this.#parts.flows?.created?.(resource.template, object, params.body, kit);
@@ -1253,7 +1255,7 @@ export class TwinEngine {
       resource.template,
       structuredClone(stored.object),
       sent,
-      this.#kit(into, asked.version),
+      this.#kit(into, asked.version, matched.values),
     );
     if (outcome !== undefined && 'error' in outcome) throw new Refusal(outcome.error);
     return outcome?.sent ?? sent;
@@ -1518,7 +1520,7 @@ export class TwinEngine {
     if (member !== undefined) return this.#act(member.matched, member.resource, params, asked);
     const given = () => (stored === undefined ? undefined : structuredClone(stored.object));
     const into = written();
-    const kit = this.#kit(into, asked.version);
+    const kit = this.#kit(into, asked.version, matched.values);
     let outcome: ActionOutcome | undefined = await flows.acting?.(matched, given(), params.body, kit);
     if (outcome === undefined && matched.op.action !== 'delete') {
       outcome = flows.action?.(matched, given(), params.body, kit);

@@ -69,6 +69,10 @@ export interface FlowKit extends FlowTools {
   examples: boolean;
   /** The provider's refusal of `value` as an API version, sent as `param`; `undefined` when it knows it. */
   checkVersion(value: unknown, param: string): FlowError | undefined;
+  /** The path's parameters of the request, as the collections keep its items (`owner`, `repo`). */
+  values: Readonly<Record<string, string>>;
+  /** The records of `kind` the provider's own flows keep ({@link FlowState.read}: GitHub's git refs), as they now are. */
+  read<T extends object>(kind: string): Promise<Map<string, T>>;
 }
 
 /** An action's outcome: the object as it now is (stored when the twin holds it), or an error. */
