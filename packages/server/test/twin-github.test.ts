@@ -336,6 +336,24 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     expect(await titles({ state: 'closed' })).toEqual(['v1']);
     expect(await titles({ state: 'all' })).toEqual(['v1', 'v2']);
     expect(await titles({ state: 'all', direction: 'desc' })).toEqual(['v2', 'v1']);
+    // An issue's milestone: sent as its number, answered as the milestone; one the repository lacks is 422.
+    const issue = (await octokit.rest.issues.create({ ...repo, title: 'Ship it', milestone: later.number })).data;
+    expect(issue.milestone).toMatchObject({ number: later.number, title: 'v2', url: later.url });
+    const moved = await octokit.rest.issues.update({ ...repo, issue_number: issue.number, milestone: sooner.number });
+    expect(moved.data.milestone).toMatchObject({ number: sooner.number, title: 'v1' });
+    expect((await octokit.rest.issues.get({ ...repo, issue_number: issue.number })).data.milestone?.title).toBe('v1');
+    const other = (await octokit.rest.issues.createMilestone({ owner: 'octo', repo: 'other', title: 'elsewhere' }))
+      .data;
+    const foreign = octokit.rest.issues.update({ ...repo, issue_number: issue.number, milestone: other.number + 40 });
+    expect(await rejection(foreign)).toEqual([
+      422,
+      expect.objectContaining({
+        message: 'Validation Failed',
+        errors: [{ resource: 'Issue', code: 'invalid', field: 'milestone', value: other.number + 40 }],
+      }),
+    ]);
+    const cleared = await octokit.rest.issues.update({ ...repo, issue_number: issue.number, milestone: null });
+    expect(cleared.data.milestone).toBeNull();
     await octokit.rest.issues.deleteMilestone({ ...repo, milestone_number: later.number });
     expect(await rejection(octokit.rest.issues.getMilestone({ ...repo, milestone_number: later.number }))).toEqual(
       GITHUB_NOT_FOUND,

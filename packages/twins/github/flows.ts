@@ -26,6 +26,7 @@ import {
   validationFailed,
 } from './events.js';
 import { githubInstallations } from './installations.js';
+import { issueMilestone } from './issue-milestones.js';
 import {
   GITHUB_USER,
   issueLabels,
@@ -153,11 +154,19 @@ export const githubFlows: TwinFlows = {
   check,
   tooLong,
   invalidStatus: 422,
-  creating: pullCreating,
+  creating: async (template, object, sent, kit) => {
+    const milestone = await issueMilestone(template, sent, kit);
+    if (milestone !== undefined && 'error' in milestone) return milestone.error;
+    if (milestone !== undefined) object.milestone = milestone.milestone;
+    return pullCreating(template, object, sent, kit);
+  },
   created,
-  amending: async (template, stored, sent) => {
+  amending: async (template, stored, sent, kit) => {
     const refused = pullUpdateRefused(template, stored, sent);
-    return refused === undefined ? undefined : { error: refused };
+    if (refused !== undefined) return { error: refused };
+    const milestone = await issueMilestone(template, sent, kit);
+    if (milestone === undefined) return undefined;
+    return 'error' in milestone ? milestone : { sent: { ...sent, milestone: milestone.milestone } };
   },
   shown,
   outside,

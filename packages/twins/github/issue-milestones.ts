@@ -1,0 +1,38 @@
+/**
+ * An issue's `milestone` as GitHub keeps it (issue #73): sent as the milestone's number (`issues.create`,
+ * `issues.update`), answered as the milestone itself, one of the repository's (`null` clears it); a
+ * number the repository has no milestone of is GitHub's `422 Validation Failed` (`invalid`, as the
+ * description's `validation-error` shape says; the entry's words are as remembered).
+ *
+ * @module
+ */
+import type { FlowError, FlowKit } from '@mockpoint/core/internal';
+import { validationFailed } from './events.js';
+
+const ISSUES = '/repos/{owner}/{repo}/issues';
+const MILESTONES = '/repos/{owner}/{repo}/milestones';
+
+/**
+ * The milestone `sent.milestone` names in the request's repository: `{ milestone }` to keep (the
+ * object, or `null`), an error, or `undefined` when none was sent or `template` is not an issue's.
+ */
+export async function issueMilestone(
+  template: string,
+  sent: Record<string, unknown>,
+  kit: FlowKit,
+): Promise<{ milestone: Record<string, unknown> | null } | { error: FlowError } | undefined> {
+  if (template !== ISSUES || !('milestone' in sent)) return undefined;
+  const asked = sent.milestone;
+  if (asked === null) return { milestone: null };
+  const number = typeof asked === 'string' && /^\d{1,9}$/.test(asked) ? Number(asked) : asked;
+  const prefix = `https://api.github.com/repos/${kit.values.owner}/${kit.values.repo}/milestones/`;
+  const found =
+    typeof number === 'number'
+      ? (await kit.objects(MILESTONES)).find((one) => one.number === number && String(one.url).startsWith(prefix))
+      : undefined;
+  if (found !== undefined) return { milestone: found };
+  const value = typeof asked === 'string' ? asked.slice(0, 200) : asked;
+  return {
+    error: validationFailed('invalid', [{ resource: 'Issue', code: 'invalid', field: 'milestone', value }]),
+  };
+}
