@@ -17,7 +17,7 @@
  */
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
-import { live, loginOf, records } from './repo-kept.js';
+import { live, loginOf, type RepoRecord, records } from './repo-kept.js';
 import { orgIdentity } from './repo-object.js';
 import { githubRepos } from './repos.js';
 
@@ -131,9 +131,12 @@ interface OrgRecord {
  * The organizations the twin holds, by login in lower case: each kept (from its first
  * `POST /orgs/{org}/repos`), and each owning a live repository (one kept before organizations were).
  */
-export async function organizations(state: FlowState): Promise<Map<string, OrgRecord>> {
+export async function organizations(
+  state: FlowState,
+  repositories?: readonly RepoRecord[],
+): Promise<Map<string, OrgRecord>> {
   const held = new Map(await state.read<OrgRecord>(KIND));
-  for (const record of live(await records(state))) {
+  for (const record of repositories ?? live(await records(state))) {
     const repository = record.repository as Record<string, unknown>;
     const owner = repository.owner as { login?: unknown; type?: unknown } | undefined;
     if (owner?.type !== 'Organization' || typeof owner.login !== 'string') continue;
@@ -143,10 +146,10 @@ export async function organizations(state: FlowState): Promise<Map<string, OrgRe
   return held;
 }
 
-/** The organization `org` as `GET /orgs/{org}` answers it, its counts from the repositories it owns. */
-async function organization(state: FlowState, org: OrgRecord): Promise<Record<string, unknown>> {
+/** The organization `org` as `GET /orgs/{org}` answers it, its counts from the live `repositories` it owns. */
+function organization(state: FlowState, org: OrgRecord, repositories: readonly RepoRecord[]): Record<string, unknown> {
   const { login } = org;
-  const owned = live(await records(state)).filter((record) => loginOf(record) === login.toLowerCase());
+  const owned = repositories.filter((record) => loginOf(record) === login.toLowerCase());
   const hidden = owned.filter((record) => record.repository?.private === true).length;
   return {
     ...state.example('GET', ORG),
@@ -234,7 +237,9 @@ export async function githubOrgs(
   const lists = template === '/user/orgs' || template === '/organizations';
   if (template !== ORG && !lists) return undefined;
   if (method !== 'GET' && method !== 'PATCH') return undefined;
-  const held = await organizations(state);
+  // The repositories read once: the organizations they own, and their counts.
+  const repositories = live(await records(state));
+  const held = await organizations(state, repositories);
   // None held, with `unseen: "examples"`: the document's example, as before.
   if (state.examples && held.size === 0) return undefined;
   if (lists) {
@@ -243,7 +248,7 @@ export async function githubOrgs(
   }
   const org = held.get(key);
   if (org === undefined) return { error: NOT_FOUND };
-  if (method === 'GET') return { status: 200, body: await organization(state, org) };
+  if (method === 'GET') return { status: 200, body: organization(state, org, repositories) };
   const asked = changes(sent.body);
   if ('error' in asked) return asked;
   const now: OrgRecord = {
@@ -251,5 +256,5 @@ export async function githubOrgs(
     changed: { ...org.changed, ...asked.changed, updated_at: new Date(state.now()).toISOString() },
   };
   await state.keep(KIND, key, now);
-  return { status: 200, body: await organization(state, now) };
+  return { status: 200, body: organization(state, now, repositories) };
 }
