@@ -26,6 +26,7 @@ export type {
   FlowTools,
   ListOutcome,
   OwnAnswer,
+  OwnOperation,
   OwnRequest,
   TwinChange,
   TwinFlows,

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import type { FlowError, FlowState, OwnOperation } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
@@ -287,11 +287,7 @@ export const githubCollaborators: RepoOperation = async (matched, sent, state, p
 };
 
 /** The invitee's side (`/user/repository_invitations`): lists, accepts and declines; `undefined`: not its. */
-export async function githubInvitations(
-  matched: MatchedOperation,
-  _sent: OwnRequest,
-  state: FlowState,
-): Promise<OwnAnswer | undefined> {
+export const githubInvitations: OwnOperation = async (matched, _sent, state) => {
   const { method, template } = matched.op;
   if (template === USER_INVITATIONS && method === 'GET') {
     return { list: (await invitations(state)).map(([, record]) => record.invitation) };
@@ -313,4 +309,4 @@ export async function githubInvitations(
     tellMember(state, { scope: record.scope, values: record.values }, record.login, 'added', role);
   }
   return { status: 204 };
-}
+};

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import type { FlowError, FlowState, OwnAnswer, OwnOperation } from '@mockpoint/core/internal';
 import { GITHUB_USER } from './issues.js';
 import { live, records, valuesOf } from './repo-kept.js';
 
@@ -112,11 +112,7 @@ export async function installationOf(state: FlowState, id: unknown): Promise<Rec
 }
 
 /** The App's installations and the user's: `undefined`, not theirs. */
-export async function githubInstallations(
-  matched: MatchedOperation,
-  _sent: OwnRequest,
-  state: FlowState,
-): Promise<OwnAnswer | undefined> {
+export const githubInstallations: OwnOperation = async (matched, _sent, state) => {
   const { method, template } = matched.op;
   const all = await state.read<InstallationRecord>(KIND);
   // A list the twin never wrote, with `unseen: "examples"`: the document's example.
@@ -180,4 +176,4 @@ export async function githubInstallations(
   await state.keep(KIND, id, next);
   tell(state, next, suspended ? 'suspend' : 'unsuspend');
   return { status: 204 };
-}
+};

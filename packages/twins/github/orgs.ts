@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import type { FlowError, FlowState, OwnAnswer, OwnOperation, OwnRequest } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { live, loginOf, type RepoRecord, records } from './repo-kept.js';
 import { orgIdentity } from './repo-object.js';
@@ -216,11 +216,7 @@ function byId(held: Map<string, OrgRecord>, sent: OwnRequest): OwnAnswer {
 }
 
 /** GitHub's organizations, as {@link TwinFlows.own} answers them. */
-export async function githubOrgs(
-  matched: MatchedOperation,
-  sent: OwnRequest,
-  state: FlowState,
-): Promise<OwnAnswer | undefined> {
+export const githubOrgs: OwnOperation = async (matched, sent, state) => {
   const { method, template } = matched.op;
   const key = String(matched.values.org ?? '').toLowerCase();
   if (template === '/orgs/{org}/repos' && method === 'POST') {
@@ -257,4 +253,4 @@ export async function githubOrgs(
   };
   await state.keep(KIND, key, now);
   return { status: 200, body: organization(state, now, repositories) };
-}
+};

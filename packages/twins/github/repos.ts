@@ -12,7 +12,14 @@
  * @module
  */
 
-import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import type {
+  FlowError,
+  FlowState,
+  MatchedOperation,
+  OwnAnswer,
+  OwnOperation,
+  OwnRequest,
+} from '@mockpoint/core/internal';
 import { githubAssets } from './assets.js';
 import { githubAssignees } from './assignees.js';
 import { githubBranches } from './branches.js';
@@ -340,11 +347,7 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
 }
 
 /** GitHub's repositories, and what is kept below them, as {@link TwinFlows.own} answers them. */
-export async function githubRepos(
-  matched: MatchedOperation,
-  sent: OwnRequest,
-  state: FlowState,
-): Promise<OwnAnswer | undefined> {
+export const githubRepos: OwnOperation = async (matched, sent, state) => {
   const { method, template } = matched.op;
   if (template === '/user/repos' || template === '/orgs/{org}/repos') {
     if (method === 'GET') return list(matched, sent, state);
@@ -355,4 +358,4 @@ export async function githubRepos(
   if (template === '/users/{username}/repos' && method === 'GET') return list(matched, sent, state);
   if (template === REPO || template.startsWith(`${REPO}/`)) return below(matched, sent, state);
   return undefined;
-}
+};

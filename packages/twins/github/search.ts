@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import type { FlowState, OwnAnswer, OwnOperation, OwnRequest } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { member } from './issues.js';
 import { live, records, shownRepo, valuesOf } from './repo-kept.js';
@@ -237,13 +237,9 @@ async function searchRepositories(sent: OwnRequest, state: FlowState): Promise<O
 }
 
 /** `GET /search/issues` and `GET /search/repositories` of what the twin holds; `undefined`: another operation. */
-export async function githubSearch(
-  matched: MatchedOperation,
-  sent: OwnRequest,
-  state: FlowState,
-): Promise<OwnAnswer | undefined> {
+export const githubSearch: OwnOperation = async (matched, sent, state) => {
   if (matched.op.method !== 'GET' || state.examples) return undefined;
   if (matched.op.template === '/search/issues') return searchIssues(sent, state);
   if (matched.op.template === '/search/repositories') return searchRepositories(sent, state);
   return undefined;
-}
+};

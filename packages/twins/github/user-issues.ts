@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import type { OwnOperation } from '@mockpoint/core/internal';
 import { GITHUB_USER, member } from './issues.js';
 import { githubList, invalid } from './lists.js';
 import { organizations } from './orgs.js';
@@ -53,11 +53,7 @@ function meets(filter: string, issue: Record<string, unknown>, login: string): b
 }
 
 /** `GET /issues`, `/user/issues` and `/orgs/{org}/issues` of what the twin holds; `undefined`: another operation. */
-export async function githubUserIssues(
-  matched: MatchedOperation,
-  sent: OwnRequest,
-  state: FlowState,
-): Promise<OwnAnswer | undefined> {
+export const githubUserIssues: OwnOperation = async (matched, sent, state) => {
   const { method, template } = matched.op;
   if (method !== 'GET' || !TEMPLATES.has(template)) return undefined;
   const all = await records(state);
@@ -96,4 +92,4 @@ export async function githubUserIssues(
   );
   if (listed === undefined) return undefined;
   return 'error' in listed ? listed : { list: listed.items };
-}
+};

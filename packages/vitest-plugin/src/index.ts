@@ -38,14 +38,8 @@ export { expect } from 'vitest';
 export type { CollectionHandle } from './collection-handle.js';
 export { type ConnectMockServerOptions, connectMockServer, type MockServerClient } from './connect.js';
 export { type CreateMockServerOptions, createMockServer, type MockServer } from './create-mock-server.js';
-export {
-  isRequestRecorder,
-  type MockApi,
-  type MockEndpoint,
-  type QuietRecorder,
-  type RequestRecorder,
-  type StateHolder,
-} from './endpoint.js';
+export type { MockApi, MockEndpoint, QuietRecorder, RequestRecorder, StateHolder } from './endpoint.js';
+export { isRequestRecorder } from './endpoint.js';
 export { MockServerError, type MockServerErrorCode } from './errors.js';
 export { it, mockServerFixture, test, type UseMockServerOptions, useMockServer } from './fixture.js';
 export { mockpointMatchers, type RequestMatch } from './matchers.js';

@@ -240,6 +240,13 @@ export interface TwinEvents {
   badTarget?(reason: string): FlowError;
 }
 
+/** An operation answered from what a provider keeps itself; `undefined`: not this one's (the next is asked). */
+export type OwnOperation = (
+  matched: MatchedOperation,
+  sent: OwnRequest,
+  state: FlowState,
+) => Promise<OwnAnswer | undefined>;
+
 export interface TwinFlows {
   /** The provider's events and webhooks. */
   events?: TwinEvents;
@@ -256,7 +263,7 @@ export interface TwinFlows {
    * contents), consulted before the collections, in the name's turn for a change; `undefined`:
    * the engine answers it.
    */
-  own?(matched: MatchedOperation, sent: OwnRequest, state: FlowState): Promise<OwnAnswer | undefined>;
+  own?: OwnOperation;
   /**
    * An answer's JSON in the API version `version` the request is answered in (Stripe's objects by
    * version, stripe-shapes.ts), `expand` the `expand[]` paths it asked for; what is stored stays

@@ -10,15 +10,8 @@
 import { decodeRoutes, type Route, routesJson } from '../../api/route.js';
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { MockpointError } from '../../registry/errors.js';
-import {
-  decodeSetting,
-  encodeSetting,
-  NAME_SETTINGS,
-  SETTING_KINDS,
-  type SettingKind,
-  type SettingValue,
-  type StoredSetting,
-} from '../../settings/name-settings.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../../settings/name-settings.js';
+import { decodeSetting, encodeSetting, NAME_SETTINGS, SETTING_KINDS } from '../../settings/name-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
 import { inNameRange, KeyedMutex, routeCount } from '../store.js';

@@ -16,15 +16,8 @@ import { Level } from 'level';
 import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from '../../api/route.js';
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { MockpointError } from '../../registry/errors.js';
-import {
-  decodeSetting,
-  encodeSetting,
-  NAME_SETTINGS,
-  SETTING_KINDS,
-  type SettingKind,
-  type SettingValue,
-  type StoredSetting,
-} from '../../settings/name-settings.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../../settings/name-settings.js';
+import { decodeSetting, encodeSetting, NAME_SETTINGS, SETTING_KINDS } from '../../settings/name-settings.js';
 import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
 import type { WriteLog } from '../change-gate.js';
 import { type CollectionLog, MemoryCollectionStore } from '../memory/memory-collection-store.js';

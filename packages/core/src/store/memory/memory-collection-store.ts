@@ -10,13 +10,8 @@
  */
 
 import { innerMap } from '../../cache/inner-map.js';
-import {
-  type ChangeFn,
-  type CollectionStore,
-  type Collections,
-  checkCollectionName,
-  type Edit,
-} from '../../collections/collection-store.js';
+import type { ChangeFn, CollectionStore, Collections, Edit } from '../../collections/collection-store.js';
+import { checkCollectionName } from '../../collections/collection-store.js';
 import { applyEdit, collectionText, type Item, itemsOf, storedItemOf } from '../../collections/item.js';
 import { type WriteLog, WriteThroughStore } from '../change-gate.js';
 

@@ -10,13 +10,8 @@
 import { keep, keptBytes, responseOf } from '../../answer/answer-journal.js';
 import type { JournalEntry, JournalPage } from '../../api/journal-json.js';
 import { utf8Text } from '../../codec/utf8.js';
-import {
-  Followers,
-  type Journal,
-  type JournalFollower,
-  type JournalSince,
-  type NamedEntry,
-} from '../../journal/journal.js';
+import type { Journal, JournalFollower, JournalSince, NamedEntry } from '../../journal/journal.js';
+import { Followers } from '../../journal/journal.js';
 import { type AnswerMark, type RecordedRequest, toJournalEntry } from '../../journal/journal-entry.js';
 import { MockpointError } from '../../registry/errors.js';
 

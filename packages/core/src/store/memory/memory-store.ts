@@ -8,14 +8,8 @@ import { decodeRoutes, decodeRoutesInTurns, type Route, routesJsonInTurns } from
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { JsonText } from '../../codec/json-text.js';
 import { MockpointError } from '../../registry/errors.js';
-import {
-  decodeSetting,
-  encodeSetting,
-  SETTING_KINDS,
-  type SettingKind,
-  type SettingValue,
-  type StoredSetting,
-} from '../../settings/name-settings.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../../settings/name-settings.js';
+import { decodeSetting, encodeSetting, SETTING_KINDS } from '../../settings/name-settings.js';
 import { SLICED_ROUTES_CHARS, TurnBudget } from '../../turns/turn-budget.js';
 import type { EndpointStore, ListOptions, RoutedName, RouteNamesOptions, RoutesUpdate } from '../store.js';
 import { inNameRange, routeCount } from '../store.js';

@@ -26,13 +26,8 @@
  * @module
  */
 import { innerMap } from '../../cache/inner-map.js';
-import {
-  type ChangeFn,
-  type CollectionStore,
-  type Collections,
-  checkCollectionName,
-  type Edit,
-} from '../../collections/collection-store.js';
+import type { ChangeFn, CollectionStore, Collections, Edit } from '../../collections/collection-store.js';
+import { checkCollectionName } from '../../collections/collection-store.js';
 import {
   applyEdit,
   collectionBytes,

@@ -23,15 +23,8 @@ import { ClientClosedError, ClientOfflineError, createClient, type RedisClientOp
 import { decodeRoutes, type Route, routesJson } from '../../api/route.js';
 import type { EndpointRecord, ListPage } from '../../api/schemas.js';
 import { MockpointError } from '../../registry/errors.js';
-import {
-  decodeSetting,
-  encodeSetting,
-  SETTING_KINDS,
-  type SettingKind,
-  type SettingValue,
-  type StoredSetting,
-  settingHash,
-} from '../../settings/name-settings.js';
+import type { SettingKind, SettingValue, StoredSetting } from '../../settings/name-settings.js';
+import { decodeSetting, encodeSetting, SETTING_KINDS, settingHash } from '../../settings/name-settings.js';
 import { decodeRecord, encodeRecord } from '../record-codec.js';
 import {
   type EndpointStore,

@@ -12,13 +12,8 @@ import type { AnswerEntry, AnswerTimings, JournalEntry, JournalPage, QueuedMark 
 import { toBase64 } from '../../codec/base64.js';
 import { utf8Text } from '../../codec/utf8.js';
 import { timingsOf } from '../../journal/answer-record.js';
-import {
-  Followers,
-  type Journal,
-  type JournalFollower,
-  type JournalSince,
-  type NamedEntry,
-} from '../../journal/journal.js';
+import type { Journal, JournalFollower, JournalSince, NamedEntry } from '../../journal/journal.js';
+import { Followers } from '../../journal/journal.js';
 import {
   type AnswerMark,
   BY_NONE,
