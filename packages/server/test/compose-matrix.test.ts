@@ -159,6 +159,11 @@ const SETTINGS: readonly Setting[] = [
       expectOutcome(await kind.call(cell), 'ok');
       const state = await fetch(`${cell.url}/api/endpoints/${cell.name}/state`);
       expect(await state.json()).toMatchObject({ default: 'moved' });
+      // The journal says what the route moved, whatever the protocol (a stream's entry comes at its end).
+      await vi.waitFor(async () => {
+        const [entry] = (await journalOf(cell)).requests;
+        expect(entry?.state, JSON.stringify(entry)).toMatchObject({ after: { default: 'moved' } });
+      }, WAITED);
     },
   },
   {

@@ -151,6 +151,7 @@ export function journalGrpcCall(
   journal.record(found.name, recorded, status, {
     answeredBy: by,
     ...call.mark,
+    ...(call.state === undefined ? {} : { state: call.state }),
     grpc: { service: found.service, method: found.method, ...markOf(call) },
   });
 }

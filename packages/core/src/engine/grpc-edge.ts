@@ -156,10 +156,13 @@ function withHeaders(reply: GrpcReply, answer: EndpointAnswer): GrpcReply {
 function encode(exchange: Exchange, verdict: Verdict | undefined): GrpcReply | undefined {
   const { chaos, request, call } = exchange;
   const { signature } = request;
+  const state = exchange.journalState();
   let reply: GrpcReply | undefined;
   if (verdict === undefined) {
     const delay = chaos?.delay ?? 0;
-    if (delay <= 0 && signature === undefined && chaos?.bandwidth === undefined) return undefined;
+    if (delay <= 0 && signature === undefined && state === undefined && chaos?.bandwidth === undefined) {
+      return undefined;
+    }
     reply = { by: 'chaos', messages: [], schema: true, delay };
   } else {
     const answered = call?.reply;
@@ -168,6 +171,7 @@ function encode(exchange: Exchange, verdict: Verdict | undefined): GrpcReply | u
   }
   if (chaos?.bandwidth !== undefined) reply.bandwidth = chaos.bandwidth;
   if (signature !== undefined) reply.signature = signature;
+  if (state !== undefined) reply.state = state;
   return reply;
 }
 

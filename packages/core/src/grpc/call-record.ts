@@ -8,6 +8,7 @@
  * @module
  */
 import type { GrpcMark } from '../api/grpc-json.js';
+import type { StateMark } from '../api/state-json.js';
 import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import type { SignatureMark } from '../signing/signature-settings.js';
 import type { GrpcJournalMark } from './grpc-reply.js';
@@ -31,6 +32,8 @@ export type GrpcCall = Omit<GrpcMark, 'service' | 'method'> & {
   mark?: GrpcJournalMark;
   /** The signature check's outcome (journaled as the entry's `signature`, not in `grpc`). */
   signature?: SignatureMark;
+  /** The scenarios read or moved (journaled as the entry's `state`, not in `grpc`). */
+  state?: StateMark;
 };
 
 /** Whether `json` was kept in `list` (else it is counted in `messagesDropped`); `known`: its JSON length. */
@@ -75,6 +78,7 @@ export function markOf(call: GrpcCall): Omit<GrpcMark, 'service' | 'method'> {
     body: _body,
     mark: _mark,
     signature: _signature,
+    state: _state,
     ...mark
   } = call;
   return mark;

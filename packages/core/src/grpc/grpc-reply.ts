@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { StateMark } from '../api/state-json.js';
 import type { AnswerMark } from '../journal/journal-entry.js';
 import type { SignatureMark } from '../signing/signature-settings.js';
 
@@ -55,6 +56,8 @@ export interface GrpcReply {
   mark?: GrpcJournalMark;
   /** The signature check's outcome, for the journal entry (as an HTTP request's). */
   signature?: SignatureMark;
+  /** The scenarios the call's routes or queued answers read or moved, for the journal entry (as an HTTP request's). */
+  state?: StateMark;
 }
 
 /** The journal's mark of a call the pipeline's steps refused (engine/grpc-edge.ts). */

@@ -287,6 +287,7 @@ async function routed(method: DescMethod, context: AnswerContext, parts: CallPar
     body: parts.call?.body,
   });
   if (reply?.signature !== undefined && parts.call !== undefined) parts.call.signature = reply.signature;
+  if (reply?.state !== undefined && parts.call !== undefined) parts.call.state = reply.state;
   if (reply?.bandwidth !== undefined) parts.bandwidth = reply.bandwidth;
   if (reply?.schema === true) {
     await sleep(reply.delay, context);
