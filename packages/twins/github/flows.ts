@@ -41,6 +41,7 @@ import {
   updating,
 } from './issues.js';
 import { githubList } from './lists.js';
+import { nodeIdOf } from './node-ids.js';
 import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { pullCreating, pullUpdateRefused } from './pulls.js';
@@ -192,6 +193,8 @@ export const githubFlows: TwinFlows = {
   },
   action: (matched, stored, sent) => issueLabels(matched, stored, sent) ?? issueLock(matched, stored, sent),
   keyed(template, object, values, root) {
+    // Its own node id, by its kind and id, in place of the example's (`"node_id"`, a legacy one).
+    if ('node_id' in object && typeof object.id === 'number') object.node_id = nodeIdOf(template, object.id);
     keyed(template, object, values);
     if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values, root);
   },
