@@ -165,7 +165,7 @@ export const githubFlows: TwinFlows = {
   amending: async (template, stored, sent, kit) => {
     const refused = pullUpdateRefused(template, stored, sent);
     if (refused !== undefined) return { error: refused };
-    const milestone = await issueMilestone(template, sent, kit);
+    const milestone = await issueMilestone(template, sent, kit, true);
     if (milestone === undefined) return undefined;
     return 'error' in milestone ? milestone : { sent: { ...sent, milestone: milestone.milestone } };
   },

@@ -10,18 +10,21 @@ import type { FlowError, FlowKit } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 
 const ISSUES = '/repos/{owner}/{repo}/issues';
+const PULLS = '/repos/{owner}/{repo}/pulls';
 const MILESTONES = '/repos/{owner}/{repo}/milestones';
 
 /**
  * The milestone `sent.milestone` names in the request's repository: `{ milestone }` to keep (the
- * object, or `null`), an error, or `undefined` when none was sent or `template` is not an issue's.
+ * object, or `null`), an error, or `undefined` when none was sent or `template` is not an issue's
+ * (an update's: a pull request's too, changed through its issue as GitHub sets its milestone).
  */
 export async function issueMilestone(
   template: string,
   sent: Record<string, unknown>,
   kit: FlowKit,
+  update = false,
 ): Promise<{ milestone: Record<string, unknown> | null } | { error: FlowError } | undefined> {
-  if (template !== ISSUES || !('milestone' in sent)) return undefined;
+  if ((template !== ISSUES && (!update || template !== PULLS)) || !('milestone' in sent)) return undefined;
   const asked = sent.milestone;
   if (asked === null) return { milestone: null };
   const number = typeof asked === 'string' && /^\d{1,9}$/.test(asked) ? Number(asked) : asked;

@@ -238,11 +238,34 @@ const profileSchemas = onFirstUse(() => {
        */
       within: z.record(z.string().max(32), z.string().max(32)).default({}),
       /**
-       * Fields that count the live items of another collection made below an item, by the
-       * item's collection and then the field (GitHub's `issues` → `comments` → `comments`: the
-       * comments made at `…/issues/{issue_number}/comments`); read when the item is answered.
+       * Fields that count the live items of another collection, by the item's collection and then
+       * the field, read when the item is answered: a collection's last segment counts those made
+       * below the item (GitHub's `issues` → `comments` → `comments`: the comments made at
+       * `…/issues/{issue_number}/comments`); `{ of, by, where }` those of `of` (and the
+       * collections `within` it) in the item's scope whose field `by` (a dotted path) is the
+       * item's key and whose `where` fields are as named (GitHub's milestone's `open_issues`: the
+       * issues and pull requests whose `milestone.number` is its number, `state` `open`).
        */
-      counts: z.record(z.string().max(32), z.record(z.string().max(64), z.string().max(32))).default({}),
+      counts: z
+        .record(
+          z.string().max(32),
+          z.record(
+            z.string().max(64),
+            z.union([
+              z.string().max(32),
+              z
+                .object({
+                  of: z.string().min(1).max(32),
+                  by: z.string().min(1).max(128),
+                  where: z
+                    .record(z.string().max(64), z.union([z.string().max(256), z.number(), z.boolean(), z.null()]))
+                    .default({}),
+                })
+                .strict(),
+            ]),
+          ),
+        )
+        .default({}),
       /**
        * Path parameters naming what the twin takes as existing though it keeps none (GitHub's
        * `owner`, `repo`: an issue is made in any repository). With them, a `GET` outside the
