@@ -179,8 +179,9 @@ export interface OwnRequest {
  * An answer of what a provider keeps itself: a body (none for `204`) and headers, a list the
  * engine pages as its collections' (`per_page`, `page`, `Link`), or an error; or, with `values`,
  * the collections' answer with the path's parameters as they keep its items (a renamed
- * GitHub repository's issues, kept under its first name), and what to undo when that answer is a
- * refusal (`refused`: the repository a write below it implied).
+ * GitHub repository's issues, kept under its first name), the request's body as they take it in
+ * place of the one sent (`body`: GitHub's assignees in the case of their logins), and what to undo
+ * when that answer is a refusal (`refused`: the repository a write below it implied).
  */
 export type OwnAnswer =
   | { status: number; body?: unknown; headers?: Record<string, string> }
@@ -192,7 +193,7 @@ export type OwnAnswer =
       wrap?(items: Record<string, unknown>[], total: number): unknown;
     }
   | { error: FlowError }
-  | { values: Record<string, string>; refused?: () => Promise<void> };
+  | { values: Record<string, string>; body?: Record<string, unknown>; refused?: () => Promise<void> };
 
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
 export interface TwinEvents {
