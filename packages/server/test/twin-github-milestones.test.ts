@@ -70,4 +70,40 @@ describe.each(TWIN_PLACES)("a milestone's counts (%s)", (place) => {
     const theirs = await octokit.rest.issues.getMilestone({ ...other, milestone_number: elsewhere.number });
     expect([theirs.data.open_issues, theirs.data.closed_issues]).toEqual([1, 0]);
   });
+
+  it("are a renamed repository's own, made under any of its names, and none of a repository made again under its old name", async () => {
+    const { root } = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
+    const old = { owner: 'octocat', repo: 'app' };
+    const moved = { owner: 'octocat', repo: 'app-renamed' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: old.repo });
+    const before = (await octokit.rest.issues.createMilestone({ ...old, title: 'before' })).data;
+    await octokit.rest.repos.update({ ...old, name: moved.repo });
+    const after = (await octokit.rest.issues.createMilestone({ ...moved, title: 'after' })).data;
+    // A repository made again under the old name: its milestones its own, numbered from 1.
+    await octokit.rest.repos.createForAuthenticatedUser({ name: old.repo });
+    const again = (await octokit.rest.issues.createMilestone({ ...old, title: 'again' })).data;
+    const third = (await octokit.rest.issues.createMilestone({ ...old, title: 'third' })).data;
+    expect([before.number, after.number, again.number, third.number]).toEqual([1, 2, 1, 2]);
+    await octokit.rest.issues.createMilestone({ ...old, title: 'fourth' });
+
+    const issue = (await octokit.rest.issues.create({ ...moved, title: 'Old one', milestone: before.number })).data;
+    expect(issue.milestone?.title).toBe('before');
+    const next = await octokit.rest.issues.update({ ...moved, issue_number: issue.number, milestone: after.number });
+    expect(next.data.milestone?.title).toBe('after');
+    const mine = (await octokit.rest.issues.create({ ...old, title: 'New one', milestone: again.number })).data;
+    expect(mine.milestone?.title).toBe('again');
+    // The other repository's milestone 3 is not this one's.
+    const foreign = await octokit.rest.issues
+      .create({ ...moved, title: 'Foreign', milestone: 3 })
+      .catch((error: { status: number }) => error.status);
+    expect(foreign).toBe(422);
+    const counts = async (where: typeof old, milestone_number: number) => {
+      const { data } = await octokit.rest.issues.getMilestone({ ...where, milestone_number });
+      return [data.title, data.open_issues];
+    };
+    expect(await counts(moved, before.number)).toEqual(['before', 0]);
+    expect(await counts(moved, after.number)).toEqual(['after', 1]);
+    expect(await counts(old, again.number)).toEqual(['again', 1]);
+  });
 });

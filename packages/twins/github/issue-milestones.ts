@@ -28,10 +28,10 @@ export async function issueMilestone(
   const asked = sent.milestone;
   if (asked === null) return { milestone: null };
   const number = typeof asked === 'string' && /^\d{1,9}$/.test(asked) ? Number(asked) : asked;
-  const prefix = `https://api.github.com/repos/${kit.values.owner}/${kit.values.repo}/milestones/`;
+  // The repository's own, kept where its issues are (a renamed one's under its first name, whatever URL each has).
   const found =
     typeof number === 'number'
-      ? (await kit.objects(MILESTONES)).find((one) => one.number === number && String(one.url).startsWith(prefix))
+      ? (await kit.objects(MILESTONES, kit.values)).find((one) => one.number === number)
       : undefined;
   if (found !== undefined) return { milestone: found };
   const value = typeof asked === 'string' ? asked.slice(0, 200) : asked;

@@ -510,9 +510,13 @@ export class TwinEngine {
       checkVersion: (value, param) =>
         isKnownVersion(profile.versions, value) ? undefined : unknownVersion(profile, String(value), param),
       find: (id) => this.#find(id),
-      objects: async (template) => {
+      objects: async (template, values) => {
         const resource = this.#parts.model.resources.find((one) => one.template === template);
-        return resource === undefined ? [] : this.storedObjects(resource);
+        if (resource === undefined) return [];
+        if (values === undefined) return this.storedObjects(resource);
+        const scope = this.#scopeOf(resource, values);
+        const stored = (await this.#stored(resource)) ?? [];
+        return stored.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
       },
       example: (template) => this.#fresh(template),
       write: (effect) => {

@@ -51,8 +51,12 @@ export interface FlowEffect {
 export interface FlowKit extends FlowTools {
   /** A stored object by its id (any collection whose prefix fits), as it now is. */
   find(id: string): Promise<Record<string, unknown> | undefined>;
-  /** The live objects of the collection at `template`, as they now are, oldest first (a test clock's customers). */
-  objects(template: string): Promise<Record<string, unknown>[]>;
+  /**
+   * The live objects of the collection at `template`, as they now are, oldest first (a test clock's
+   * customers); with `values`, those kept under these path parameters alone (a repository's, by
+   * its `owner` and `repo` as the collections keep its items: {@link values}).
+   */
+  objects(template: string, values?: Readonly<Record<string, string>>): Promise<Record<string, unknown>[]>;
   /** A new object of the collection at `template`, filled from the document as a create fills one. */
   example(template: string): Record<string, unknown>;
   /** Records a change to another object, made once the request's own change is. */
