@@ -383,3 +383,44 @@ describe.each(TWIN_PLACES)("the GitHub twin's assignees (%s)", (place) => {
     }
   });
 });
+
+describe.each(TWIN_PLACES)("the GitHub twin's assignees by login in another case (%s)", (place) => {
+  it("keeps each in the user's own case, on create, update and addAssignees, the issue's and the pull request's", async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
+    const logins = (users: readonly ({ login: string } | null)[] | null | undefined) =>
+      (users ?? []).map((user) => user?.login);
+    // A write below octo/app implies it: its owner `octo` can be assigned, and the twin's user.
+    const repo = { owner: 'octo', repo: 'app' };
+    const made = (await octokit.rest.issues.create({ ...repo, title: 'Mine', assignees: ['OctoCat', 'OCTO'] })).data;
+    expect([logins(made.assignees), made.assignee?.login]).toEqual([['octocat', 'octo'], 'octocat']);
+    expect(made.assignees?.[1]?.id).toBe((await octokit.rest.repos.get(repo)).data.owner.id);
+    // A collaborator's login as it was invited.
+    const invited = await octokit.rest.repos.addCollaborator({ ...repo, username: 'Alice' });
+    await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(invited.data?.id) });
+    const updated = await octokit.rest.issues.update({ ...repo, issue_number: made.number, assignees: ['aLiCe'] });
+    expect(logins(updated.data.assignees)).toEqual(['Alice']);
+    const one = await octokit.rest.issues.update({ ...repo, issue_number: made.number, assignee: 'OCTOCAT' });
+    expect([one.data.assignee?.login, logins(one.data.assignees)]).toEqual(['octocat', ['octocat']]);
+    // Added to a pull request through its issue, and read back from the pull request.
+    const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Fix', head: 'fix', base: 'main' })).data;
+    const added = await octokit.rest.issues.addAssignees({ ...repo, issue_number: pull.number, assignees: ['ALICE'] });
+    expect(logins(added.data.assignees)).toEqual(['Alice']);
+    await octokit.rest.issues.update({ ...repo, issue_number: pull.number, assignees: ['alice', 'Octo'] });
+    const read = (await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data;
+    expect(logins(read.assignees)).toEqual(['Alice', 'octo']);
+    expect(logins((await octokit.rest.issues.get({ ...repo, issue_number: made.number })).data.assignees)).toEqual([
+      'octocat',
+    ]);
+    // A create refused (no title) with a login in another case implies no repository.
+    const elsewhere = { owner: 'octo', repo: 'never' };
+    const untitled = octokit.rest.issues.create({ ...elsewhere, title: '', assignees: ['OCTOCAT'] });
+    expect(await untitled.catch((error: { status: number }) => error.status)).toBe(422);
+    expect(await octokit.rest.repos.get(elsewhere).catch((error: { status: number }) => error.status)).toBe(404);
+    // Still one who cannot be assigned is refused, in any case, nothing changed.
+    const refused = await octokit.rest.issues
+      .update({ ...repo, issue_number: made.number, assignees: ['BOB'] })
+      .catch((error: { status: number }) => error.status);
+    expect(refused).toBe(422);
+  });
+});

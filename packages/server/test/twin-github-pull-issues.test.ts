@@ -335,6 +335,73 @@ describe.each(TWIN_PLACES)("a pull request's head and base commits (%s)", (place
   });
 });
 
+describe.each(TWIN_PLACES)("a pull request's base commit (%s)", (place) => {
+  it('follows each push to its base branch while it is open, with no synchronize; a closed or merged one stays', async () => {
+    const octokit = await githubTwin(place);
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octocat', repo: 'shop' };
+      await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+      const write = async (branch: string, path: string) =>
+        (
+          await octokit.rest.repos.createOrUpdateFileContents({
+            ...repo,
+            branch,
+            path,
+            message: `Add ${path}`,
+            content: Buffer.from(path).toString('base64'),
+          })
+        ).data.commit.sha as string;
+      const main = await write('main', 'README.md');
+      await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: main });
+      await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/other', sha: main });
+      const head = await write('feature', 'one.md');
+      await write('other', 'two.md');
+      await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, secret: 'base', content_type: 'json' },
+        events: ['pull_request'],
+      });
+      const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Feature', head: 'feature', base: 'main' })).data;
+      const closed = (await octokit.rest.pulls.create({ ...repo, title: 'Other', head: 'other', base: 'main' })).data;
+      await octokit.rest.pulls.update({ ...repo, pull_number: closed.number, state: 'closed' });
+      const base = async (pull_number: number) =>
+        (await octokit.rest.pulls.get({ ...repo, pull_number })).data.base.sha;
+      expect([await base(pull.number), await base(closed.number)]).toEqual([main, main]);
+
+      // A file written to the base branch, then the ref moved: the open one's base follows, its head stays.
+      const pushed = await write('main', 'CHANGELOG.md');
+      expect([await base(pull.number), await base(closed.number)]).toEqual([pushed, main]);
+      const moved = 'b'.repeat(40);
+      await octokit.rest.git.updateRef({ ...repo, ref: 'heads/main', sha: moved, force: true });
+      const read = (await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data;
+      expect([read.base.sha, read.head.sha]).toEqual([moved, head]);
+      const listed = (await octokit.rest.pulls.list({ ...repo, state: 'all', direction: 'asc' })).data;
+      expect(listed.map((one) => one.base.sha)).toEqual([moved, main]);
+      expect(await base(closed.number)).toBe(main);
+
+      // Merged: the merge moves the base branch, and the merged one's base stays where it was.
+      await octokit.rest.pulls.merge({ ...repo, pull_number: pull.number });
+      const after = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+      expect(after).not.toBe(moved);
+      await write('main', 'later.md');
+      expect(await base(pull.number)).toBe(moved);
+
+      // ping, opened twice, closed twice: a push to the base sends no synchronize.
+      await receiver.until(5);
+      const seen = receiver.received.map(({ body, headers }) => {
+        const action = (JSON.parse(body) as { action?: string }).action;
+        return `${String(headers['x-github-event'])}${action === undefined ? '' : `.${action}`}`;
+      });
+      expect(seen.sort()).toEqual(
+        ['ping', 'pull_request.opened', 'pull_request.opened', 'pull_request.closed', 'pull_request.closed'].sort(),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe.each(TWIN_PLACES)('a merged pull request reopened (%s)', (place) => {
   it('is 422 Validation Failed, through the pull request or its issue; a closed unmerged one reopens', async () => {
     const octokit = await githubTwin(place);

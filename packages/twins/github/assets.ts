@@ -20,6 +20,7 @@
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { downloadAtTag } from './releases.js';
 import { apiOf } from './statuses.js';
@@ -118,7 +119,7 @@ async function upload(
     url: `${api}/releases/assets/${id}`,
     browser_download_url: `https://github.com/${full}/releases/download/${tag}/${encodeURIComponent(name)}`,
     id,
-    node_id: `RA_kwDO${btoa(String(id)).replace(/=+$/, '')}`,
+    node_id: nodeId('RA', id),
     name,
     label: typeof sent.query.label === 'string' ? sent.query.label : '',
     state: 'uploaded',

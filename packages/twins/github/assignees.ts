@@ -13,6 +13,8 @@
  * - `issues.create` and `issues.update` (of a pull request's number too) take only `assignees` who
  *   can be assigned: one who cannot is `422 Validation Failed` (`invalid`, `field: "assignees"`),
  *   nothing made or changed (the caller, every token's user, has push access: nothing is dropped).
+ * - A login sent in another case (`OctoCat`) is the user's own (`octocat`), as GitHub answers it:
+ *   logins are not case sensitive. The twin knows a collaborator's as it was invited.
  *
  * @module
  */
@@ -113,26 +115,33 @@ async function changeAssignees(
  * GitHub's refusal of an issue's create or update (`issues.create`, `issues.update`, of a pull
  * request's number too) naming as `assignees` (or `assignee`) a login that cannot be assigned:
  * `422 Validation Failed`, an `invalid` error for each (the description documents the shape; the
- * entries are GitHub's as remembered); `undefined`: every one can be, and the collections make it.
+ * entries are GitHub's as remembered). When every one can be, the collections make it with each
+ * login in the case the twin holds it (`octocat` for `OctoCat`: GitHub's logins are not case
+ * sensitive, and it answers the user's own); `undefined`: none sent, or each in that case already.
  */
 async function unassignable(
   sent: Record<string, unknown>,
   state: FlowState,
   place: RepoPlace,
-): Promise<{ error: FlowError } | undefined> {
+): Promise<{ error: FlowError } | { values: Record<string, string>; body: Record<string, unknown> } | undefined> {
   const field = Array.isArray(sent.assignees) ? 'assignees' : typeof sent.assignee === 'string' ? 'assignee' : '';
   if (field === '') return undefined;
   const logins = loginsSent(sent[field]);
   if (logins.length === 0) return undefined;
   const assignable = await assignableLogins(state, place);
   const refused = logins.filter((login) => !assignable.some((one) => same(one, login)));
-  if (refused.length === 0) return undefined;
-  return {
-    error: validationFailed(
-      'invalid',
-      refused.slice(0, 10).map((value) => ({ resource: 'Issue', field, code: 'invalid', value })),
-    ),
-  };
+  if (refused.length > 0) {
+    return {
+      error: validationFailed(
+        'invalid',
+        refused.slice(0, 10).map((value) => ({ resource: 'Issue', field, code: 'invalid', value })),
+      ),
+    };
+  }
+  const held = logins.map((login) => assignable.find((one) => same(one, login)) ?? login);
+  const taken = field === 'assignees' ? held : held[0];
+  if (JSON.stringify(taken) === JSON.stringify(sent[field])) return undefined;
+  return { values: place.values, body: { ...sent, [field]: taken } };
 }
 
 /** GitHub's assignees of a repository and of its issues; `undefined`: not theirs, or an issue the twin does not hold. */

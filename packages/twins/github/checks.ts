@@ -12,6 +12,7 @@
 
 import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { GITHUB_USER } from './issues.js';
+import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 import { apiOf, noCommit } from './statuses.js';
@@ -89,7 +90,7 @@ async function create(body: Record<string, unknown>, state: FlowState, place: Re
   const fresh: Record<string, unknown> = {
     id,
     name: '',
-    node_id: `CR_kwDO${id.toString(16).toUpperCase().padStart(8, '0')}`,
+    node_id: nodeId('CR', id),
     head_sha: sha.toLowerCase(),
     external_id: '',
     url: `${api}/check-runs/${id}`,

@@ -23,6 +23,7 @@
 import type { FlowError, FlowState, OwnOperation } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { ownerOf } from './repo-object.js';
 import { apiOf } from './statuses.js';
@@ -174,7 +175,7 @@ async function invite(username: string, sent: Record<string, unknown>, state: Fl
   await state.keep(INVITATION_NUMBERS, 'last', { last: id });
   const invitation = {
     id,
-    node_id: `MDIwOlJlcG9zaXRvcnlJbnZpdGF0aW9u${id}`,
+    node_id: nodeId('RI', id),
     repository: place.repository ?? { name: place.values.repo, full_name: full },
     invitee: ownerOf(username, false),
     inviter: GITHUB_USER,

@@ -17,6 +17,7 @@
  */
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { GITHUB_USER } from './issues.js';
+import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { apiOf } from './statuses.js';
 
@@ -117,8 +118,6 @@ async function nextNumber(state: FlowState, what: string): Promise<number> {
   return id;
 }
 
-const nodeId = (prefix: string, id: number) => `${prefix}${btoa(String(id)).replace(/=+$/, '')}`;
-
 /** Its protection rules as GitHub lists them, each rule's id kept in `rules`. */
 async function rulesOf(settings: Settings, rules: Record<string, number>, state: FlowState): Promise<unknown[]> {
   const wanted: [string, Record<string, unknown>][] = [];
@@ -132,7 +131,7 @@ async function rulesOf(settings: Settings, rules: Record<string, number>, state:
   for (const [type, fields] of wanted) {
     rules[type] ??= await nextNumber(state, 'rule');
     const id = rules[type] as number;
-    shown.push({ id, node_id: nodeId('GA_kwDO', id), type, ...fields });
+    shown.push({ id, node_id: nodeId('GA', id), type, ...fields });
   }
   return shown;
 }
@@ -162,7 +161,7 @@ async function put(
     const shown = encodeURIComponent(name);
     environment = {
       id,
-      node_id: nodeId('EN_kwDO', id),
+      node_id: nodeId('EN', id),
       name,
       url: `${api}/environments/${shown}`,
       html_url: `https://github.com/${full}/deployments/activity_log?environments_filter=${shown}`,

@@ -41,6 +41,7 @@ import {
   updating,
 } from './issues.js';
 import { githubList } from './lists.js';
+import { nodeIdOf } from './node-ids.js';
 import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { pullCreating, pullUpdateRefused } from './pulls.js';
@@ -164,7 +165,7 @@ export const githubFlows: TwinFlows = {
   amending: async (template, stored, sent, kit) => {
     const refused = pullUpdateRefused(template, stored, sent);
     if (refused !== undefined) return { error: refused };
-    const milestone = await issueMilestone(template, sent, kit);
+    const milestone = await issueMilestone(template, sent, kit, true);
     if (milestone === undefined) return undefined;
     return 'error' in milestone ? milestone : { sent: { ...sent, milestone: milestone.milestone } };
   },
@@ -192,6 +193,8 @@ export const githubFlows: TwinFlows = {
   },
   action: (matched, stored, sent) => issueLabels(matched, stored, sent) ?? issueLock(matched, stored, sent),
   keyed(template, object, values, root) {
+    // Its own node id, by its kind and id, in place of the example's (`"node_id"`, a legacy one).
+    if ('node_id' in object && typeof object.id === 'number') object.node_id = nodeIdOf(template, object.id);
     keyed(template, object, values);
     if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values, root);
   },

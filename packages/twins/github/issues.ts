@@ -11,6 +11,7 @@
 
 import type { ActionOutcome, FlowTools, MatchedOperation } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
+import { nodeId } from './node-ids.js';
 import { shownRepo } from './repo-kept.js';
 
 /**
@@ -68,7 +69,7 @@ export function userOf(login: string): Record<string, unknown> {
     ...GITHUB_USER,
     login,
     id: accountId(login),
-    node_id: '',
+    node_id: nodeId('U', accountId(login)),
     url: `https://api.github.com/users/${login}`,
     html_url: `https://github.com/${login}`,
   };

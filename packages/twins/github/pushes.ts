@@ -5,7 +5,8 @@
  * from the SHA it had to the new one (`head_commit` the commit when the twin made it, `commits` it
  * alone when the move made it: the twin keeps no history to list between two), one removed `delete`
  * and a `push` with `deleted: true`; a branch moved also `synchronize`s each open pull request
- * whose `head` it is, whose `head.sha` moves to the new commit (kept, as GitHub's follows the branch).
+ * whose `head` it is, whose `head.sha` moves to the new commit (kept, as GitHub's follows the branch),
+ * and moves the `base.sha` of each open one whose `base` it is (no event: GitHub sends none).
  *
  * @module
  */
@@ -117,8 +118,9 @@ export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove
 }
 
 /**
- * The open pull requests of the repository at `values` whose head is its branch `branch`, their
- * `head.sha` moved to `sha` (GitHub's follows the pushes to it): each as it now is.
+ * The open pull requests of the repository at `values` whose head or base is its branch `branch`,
+ * their `head.sha` or `base.sha` moved to `sha` (GitHub's follow the pushes to them while the pull
+ * request is open): those whose head moved, as they now are.
  */
 async function headsMoved(
   state: FlowState,
@@ -127,16 +129,22 @@ async function headsMoved(
   sha: string,
 ): Promise<Record<string, unknown>[]> {
   const label = `${values.owner ?? ''}:${branch}`.toLowerCase();
+  // A branch of that name in another owner's fork is not this one.
+  const isBranch = (side: unknown): side is Record<string, unknown> => {
+    const end = side as Record<string, unknown> | undefined;
+    return end?.ref === branch && (typeof end.label !== 'string' || end.label.toLowerCase() === label);
+  };
   const moved: Record<string, unknown>[] = [];
   for (const pull of await state.objects(PULLS, values)) {
-    const head = pull.head as Record<string, unknown> | undefined;
-    if (pull.state !== 'open' || head?.ref !== branch) continue;
-    // A branch of that name in another owner's fork is not this one.
-    if (typeof head.label === 'string' && head.label.toLowerCase() !== label) continue;
+    if (pull.state !== 'open') continue;
+    const head = isBranch(pull.head);
+    const base = isBranch(pull.base) && pull.base.sha !== sha;
+    if (!head && !base) continue;
     const amended = await state.amend(PULLS, values, String(pull.number), (kept) => {
-      kept.head = { ...(kept.head as Record<string, unknown>), sha };
+      if (head) kept.head = { ...(kept.head as Record<string, unknown>), sha };
+      if (base) kept.base = { ...(kept.base as Record<string, unknown>), sha };
     });
-    if (amended !== undefined) moved.push(amended);
+    if (amended !== undefined && head) moved.push(amended);
   }
   return moved;
 }

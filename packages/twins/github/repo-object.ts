@@ -10,6 +10,7 @@
 import type { FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { accountId, GITHUB_USER } from './issues.js';
 import { invalid } from './lists.js';
+import { nodeId } from './node-ids.js';
 
 const API = 'https://api.github.com';
 
@@ -55,7 +56,7 @@ export function ownerOf(login: string, organization: boolean): Record<string, un
     ...GITHUB_USER,
     login,
     id: accountId(login),
-    node_id: '',
+    node_id: nodeId(organization ? 'O' : 'U', accountId(login)),
     url: `${API}/users/${login}`,
     html_url: `https://github.com/${login}`,
     type: organization ? 'Organization' : 'User',
@@ -145,7 +146,7 @@ export function newRepository(
   const now = new Date(state.now()).toISOString();
   Object.assign(repository, {
     id,
-    node_id: `R_kgDO${id.toString(16).toUpperCase().padStart(6, '0')}`,
+    node_id: nodeId('R', id),
     name,
     full_name: full,
     owner,

@@ -339,6 +339,8 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   }
   if (answered !== undefined) {
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
+    // The collections' answer (a body taken in another form): the implied repository let go if they refuse it.
+    else if (implied && 'values' in answered) return { ...answered, refused: () => state.keep(REPOS, key, undefined) };
     else if (!('error' in answered)) await licenseKept(matched, state, key, place);
     return answered;
   }

@@ -15,6 +15,7 @@
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { commitAt, shaOf } from './refs.js';
 import { shownRepo } from './repo-kept.js';
@@ -70,7 +71,7 @@ async function create(sha: string, body: Record<string, unknown>, state: FlowSta
     url: `${api}/statuses/${at}`,
     avatar_url: GITHUB_USER.avatar_url,
     id,
-    node_id: `SC_kwDO${id.toString(16).toUpperCase().padStart(8, '0')}`,
+    node_id: nodeId('SC', id),
     state: body.state,
     description: text(body.description),
     target_url: text(body.target_url),

@@ -17,6 +17,7 @@
 import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { fileBytes } from './contents.js';
 import { GITHUB_USER } from './issues.js';
+import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 import { apiOf } from './statuses.js';
@@ -88,7 +89,7 @@ async function dispatch(
   const workflow = {
     ...state.example('GET', `${REPO}/actions/workflows/{workflow_id}`),
     id: workflow_id,
-    node_id: `W_kwDO${workflow_id.toString(16).toUpperCase()}`,
+    node_id: nodeId('W', workflow_id),
     name,
     path,
     state: 'active',
@@ -103,9 +104,9 @@ async function dispatch(
     ...state.example('GET', `${RUNS}/{run_id}`),
     id,
     name,
-    node_id: `WFR_kwLO${id.toString(16).toUpperCase().padStart(8, '0')}`,
+    node_id: nodeId('WFR', id),
     check_suite_id: id,
-    check_suite_node_id: `CS_kwDO${id.toString(16).toUpperCase().padStart(8, '0')}`,
+    check_suite_node_id: nodeId('CS', id),
     head_branch: ref,
     head_sha: sha,
     path: `${path}@${ref}`,

@@ -510,9 +510,13 @@ export class TwinEngine {
       checkVersion: (value, param) =>
         isKnownVersion(profile.versions, value) ? undefined : unknownVersion(profile, String(value), param),
       find: (id) => this.#find(id),
-      objects: async (template) => {
+      objects: async (template, values) => {
         const resource = this.#parts.model.resources.find((one) => one.template === template);
-        return resource === undefined ? [] : this.storedObjects(resource);
+        if (resource === undefined) return [];
+        if (values === undefined) return this.storedObjects(resource);
+        const scope = this.#scopeOf(resource, values);
+        const stored = (await this.#stored(resource)) ?? [];
+        return stored.filter((item) => !item.deleted && item.scope === scope).map((item) => item.object);
       },
       example: (template) => this.#fresh(template),
       write: (effect) => {
@@ -620,7 +624,8 @@ export class TwinEngine {
     if (!('op' in owned)) return owned;
     let answer: TwinAnswer;
     try {
-      answer = await this.#dispatch(owned, resource, params, request, asked);
+      const taken = owned.body === undefined ? params : { ...params, body: owned.body };
+      answer = await this.#dispatch(owned, resource, taken, request, asked);
     } catch (error) {
       await owned.refused?.();
       throw error;
@@ -652,14 +657,15 @@ export class TwinEngine {
 
   /**
    * What the provider's flows answer of what they keep themselves (twin-own.ts), else the
-   * operation for the collections, its path's parameters as they keep its items.
+   * operation for the collections, its path's parameters as they keep its items (and the body
+   * they take, where the flows changed it).
    */
   async #owned(
     matched: MatchedOperation,
     params: TwinParams,
     request: TwinRequest,
     asked: Asked,
-  ): Promise<TwinAnswer | (MatchedOperation & { refused?: () => Promise<void> })> {
+  ): Promise<TwinAnswer | (MatchedOperation & { body?: Record<string, unknown>; refused?: () => Promise<void> })> {
     const own = this.#parts.flows?.own;
     const changes: TwinChange[] = [];
     const sent: OwnRequest = {
@@ -676,7 +682,12 @@ export class TwinEngine {
     if (!('error' in answer)) for (const change of changes) await this.#emit(change, asked);
     if ('values' in answer) {
       const values = { ...matched.values, ...answer.values };
-      return answer.refused === undefined ? { ...matched, values } : { ...matched, values, refused: answer.refused };
+      return {
+        ...matched,
+        values,
+        ...(answer.body === undefined ? {} : { body: answer.body }),
+        ...(answer.refused === undefined ? {} : { refused: answer.refused }),
+      };
     }
     if ('error' in answer) throw new Refusal(answer.error);
     if ('list' in answer) {

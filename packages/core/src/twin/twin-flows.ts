@@ -51,8 +51,12 @@ export interface FlowEffect {
 export interface FlowKit extends FlowTools {
   /** A stored object by its id (any collection whose prefix fits), as it now is. */
   find(id: string): Promise<Record<string, unknown> | undefined>;
-  /** The live objects of the collection at `template`, as they now are, oldest first (a test clock's customers). */
-  objects(template: string): Promise<Record<string, unknown>[]>;
+  /**
+   * The live objects of the collection at `template`, as they now are, oldest first (a test clock's
+   * customers); with `values`, those kept under these path parameters alone (a repository's, by
+   * its `owner` and `repo` as the collections keep its items: {@link values}).
+   */
+  objects(template: string, values?: Readonly<Record<string, string>>): Promise<Record<string, unknown>[]>;
   /** A new object of the collection at `template`, filled from the document as a create fills one. */
   example(template: string): Record<string, unknown>;
   /** Records a change to another object, made once the request's own change is. */
@@ -179,8 +183,9 @@ export interface OwnRequest {
  * An answer of what a provider keeps itself: a body (none for `204`) and headers, a list the
  * engine pages as its collections' (`per_page`, `page`, `Link`), or an error; or, with `values`,
  * the collections' answer with the path's parameters as they keep its items (a renamed
- * GitHub repository's issues, kept under its first name), and what to undo when that answer is a
- * refusal (`refused`: the repository a write below it implied).
+ * GitHub repository's issues, kept under its first name), the request's body as they take it in
+ * place of the one sent (`body`: GitHub's assignees in the case of their logins), and what to undo
+ * when that answer is a refusal (`refused`: the repository a write below it implied).
  */
 export type OwnAnswer =
   | { status: number; body?: unknown; headers?: Record<string, string> }
@@ -192,7 +197,7 @@ export type OwnAnswer =
       wrap?(items: Record<string, unknown>[], total: number): unknown;
     }
   | { error: FlowError }
-  | { values: Record<string, string>; refused?: () => Promise<void> };
+  | { values: Record<string, string>; body?: Record<string, unknown>; refused?: () => Promise<void> };
 
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
 export interface TwinEvents {

@@ -113,6 +113,45 @@ const answerSchemas = onFirstUse(() => ({
     .optional(),
 }));
 
+/** The profile's members about what an item reads of other collections (twin-related.ts), built on first use. */
+const relatedSchemas = onFirstUse(() => ({
+  /**
+   * Collections whose items are also items of another, by last path segment (GitHub's
+   * `pulls` → `issues`: a pull request is an issue): numbered in one sequence with it per
+   * scope, and listed in its lists as the provider's flows show them (`member`).
+   */
+  within: z.record(z.string().max(32), z.string().max(32)).default({}),
+  /**
+   * Fields that count the live items of another collection, by the item's collection and then
+   * the field, read when the item is answered: a collection's last segment counts those made
+   * below the item (GitHub's `issues` → `comments` → `comments`: the comments made at
+   * `…/issues/{issue_number}/comments`); `{ of, by, where }` those of `of` (and the
+   * collections `within` it) in the item's scope whose field `by` (a dotted path) is the
+   * item's key and whose `where` fields are as named (GitHub's milestone's `open_issues`: the
+   * issues and pull requests whose `milestone.number` is its number, `state` `open`).
+   */
+  counts: z
+    .record(
+      z.string().max(32),
+      z.record(
+        z.string().max(64),
+        z.union([
+          z.string().max(32),
+          z
+            .object({
+              of: z.string().min(1).max(32),
+              by: z.string().min(1).max(128),
+              where: z
+                .record(z.string().max(64), z.union([z.string().max(256), z.number(), z.boolean(), z.null()]))
+                .default({}),
+            })
+            .strict(),
+        ]),
+      ),
+    )
+    .default({}),
+}));
+
 /** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
 const profileSchemas = onFirstUse(() => {
   const placeholderText = z.string().max(1000);
@@ -231,18 +270,7 @@ const profileSchemas = onFirstUse(() => {
        * provider's flows answer it: GitHub's `…/issues/{issue_number}/labels`).
        */
       aliases: z.record(z.string().max(300), z.string().max(300)).default({}),
-      /**
-       * Collections whose items are also items of another, by last path segment (GitHub's
-       * `pulls` → `issues`: a pull request is an issue): numbered in one sequence with it per
-       * scope, and listed in its lists as the provider's flows show them (`member`).
-       */
-      within: z.record(z.string().max(32), z.string().max(32)).default({}),
-      /**
-       * Fields that count the live items of another collection made below an item, by the
-       * item's collection and then the field (GitHub's `issues` → `comments` → `comments`: the
-       * comments made at `…/issues/{issue_number}/comments`); read when the item is answered.
-       */
-      counts: z.record(z.string().max(32), z.record(z.string().max(64), z.string().max(32))).default({}),
+      ...relatedSchemas(),
       /**
        * Path parameters naming what the twin takes as existing though it keeps none (GitHub's
        * `owner`, `repo`: an issue is made in any repository). With them, a `GET` outside the

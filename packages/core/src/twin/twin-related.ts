@@ -2,7 +2,8 @@
  * What a twin's items read of other collections, as the profile says (docs/twins.md#the-profile-format):
  * `within` — a collection whose items are also items of another (GitHub's pull requests are
  * issues), numbered in one sequence with it and listed in its lists — and `counts` — a field
- * that counts the live items of another collection made below an item (an issue's `comments`).
+ * that counts the live items of another collection made below an item (an issue's `comments`),
+ * or naming it in a field of theirs (a milestone's `open_issues`).
  *
  * @module
  */
@@ -50,9 +51,54 @@ export function counts(twin: Related, resource: TwinResource): boolean {
   return twin.profile.counts[lastOf(resource)] !== undefined;
 }
 
+/** What a counting field counts (the profile's `counts`): the items made below, or those naming the item. */
+type Counting = TwinProfile['counts'][string][string];
+
+/** The value at a dotted `path` of `object` (`milestone.number`); `undefined` where there is none. */
+function at(object: Record<string, unknown>, path: string): unknown {
+  let value: unknown = object;
+  for (const part of path.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/**
+ * The tally of `counting` over the live items of what it counts, by the place of the item they
+ * count: `{scope}/{key}` (an item made below it has that scope; one naming it, its own scope and
+ * the key its `by` field holds).
+ */
+function tallyOf(twin: Related, counting: Counting, read: Collections): Map<string, number> {
+  const tally = new Map<string, number>();
+  const add = (place: string) => tally.set(place, (tally.get(place) ?? 0) + 1);
+  if (typeof counting === 'string') {
+    for (const counted of bySegment(twin, [counting])) {
+      for (const item of read.get(counted.key) ?? []) {
+        const kept = item.value as unknown as Kept;
+        if (!kept.deleted) add(kept.scope);
+      }
+    }
+    return tally;
+  }
+  const within = twin.profile.within;
+  const names = [counting.of, ...Object.keys(within).filter((name) => within[name] === counting.of)];
+  const where = Object.entries(counting.where);
+  for (const counted of bySegment(twin, names)) {
+    for (const item of read.get(counted.key) ?? []) {
+      const kept = item.value as unknown as Kept;
+      if (kept.deleted || !where.every(([field, value]) => kept.object[field] === value)) continue;
+      const key = at(kept.object, counting.by);
+      if (typeof key === 'string' || typeof key === 'number') add(`${kept.scope}/${String(key)}`);
+    }
+  }
+  return tally;
+}
+
 /**
  * Copies of the objects of `items` of `resource` with `counts` read: each counting field the
- * live items of its collection made below the item (whose scope is `{scope}/{key}`).
+ * live items of its collection made below the item (whose scope is `{scope}/{key}`), or those
+ * in its scope naming it.
  */
 export function counted(
   twin: Related,
@@ -63,16 +109,7 @@ export function counted(
   const fields = Object.entries(twin.profile.counts[lastOf(resource)] ?? {});
   if (fields.length === 0) return items.map((item) => item.object);
   const keyField = keyFieldOf(twin.profile, resource);
-  const tallies = fields.map(([field, of]) => {
-    const tally = new Map<string, number>();
-    for (const counted of bySegment(twin, [of])) {
-      for (const item of read.get(counted.key) ?? []) {
-        const kept = item.value as unknown as Kept;
-        if (!kept.deleted) tally.set(kept.scope, (tally.get(kept.scope) ?? 0) + 1);
-      }
-    }
-    return [field, tally] as const;
-  });
+  const tallies = fields.map(([field, counting]) => [field, tallyOf(twin, counting, read)] as const);
   return items.map((item) => {
     const object = { ...item.object };
     const below = `${item.scope}/${String(object[keyField])}`;
