@@ -8,6 +8,7 @@
 
 import type { MiddlewareHandler } from 'hono';
 import { MockpointError } from '../registry/errors.js';
+import type { ResolvedAppOptions } from './context.js';
 import type { NamespaceEarly } from './namespace-early.js';
 import { tokenHash, tokenNamespace } from './namespace-token.js';
 import type { SharedDocs } from './shared-docs.js';
@@ -43,6 +44,11 @@ export interface AppNamespace {
   docs?: SharedDocs;
   /** What every namespace's app answers before its API is registered (namespace-early.ts). */
   early?: NamespaceEarly;
+  /**
+   * The options every namespace's app shares, resolved once by the app that holds the namespaces
+   * (each would resolve the same: about 25 µs of a session's making, docs/performance.md).
+   */
+  resolved?: Readonly<ResolvedAppOptions>;
 }
 
 /** Options for {@link apiAuth}. */

@@ -342,6 +342,7 @@ function namespaceTable(
           gone: async () => !sameNamespace(await registry.get(entry.name), entry),
           docs,
           early,
+          resolved,
         },
       });
       // Made on a request, after the runtime's serve() set the default app's upgrade.
@@ -399,7 +400,7 @@ function earlyAnswer(
  * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
  */
 export function createApp(options: CreateAppOptions = {}): MockpointApp {
-  const resolved = resolveOptions(options);
+  const resolved = options.namespace?.resolved ?? resolveOptions(options);
   const backend = appBackend(options);
   const ctx = buildAppContext(options, resolved, backend);
   const namespaces = namespaceTable(options, resolved, backend, () => ctx.sockets);
