@@ -45,6 +45,12 @@ export interface FlowEffect {
   events?: string[];
   /** Emitted after the change asked for rather than before. */
   after?: boolean;
+  /**
+   * The path's parameters its collection keeps it under (a GitHub label a create of an issue
+   * made in its repository): kept in their scope by its key field, as a create there keeps it.
+   * @default no scope, by its `id`
+   */
+  values?: Record<string, string>;
 }
 
 /** What the provider's multi-object flows need of the twin besides {@link FlowTools}. */
