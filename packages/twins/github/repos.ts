@@ -32,6 +32,7 @@ import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
+import { githubMilestoneIssues } from './milestone-issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
 import { githubReleases } from './releases.js';
@@ -60,6 +61,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubAssignees,
   githubRepoComments,
   githubLabelRenames,
+  githubMilestoneIssues,
   githubContents,
   githubStatuses,
   githubChecks,
