@@ -10,6 +10,7 @@
 import type { FlowKit } from '@mockpoint/core/internal';
 import { keyed } from './issues.js';
 import { nodeIdOf } from './node-ids.js';
+import { live, REPOS, type RepoRecord } from './repo-kept.js';
 
 const LABELS = '/repos/{owner}/{repo}/labels';
 
@@ -21,6 +22,17 @@ export function labelNames(sent: Record<string, unknown>): string[] {
     .map((name) => name.slice(0, 100))
     .filter((name) => name !== '');
   return [...new Set(names)].slice(0, 100);
+}
+
+/** The repository's current owner and name, which a label's `url` names (a renamed one's, not the first it is kept under). */
+async function shownValues(kit: FlowKit): Promise<Record<string, string>> {
+  const scope = `${kit.values.owner ?? ''}/${kit.values.repo ?? ''}`.toLowerCase();
+  const repository = live(await kit.read<RepoRecord>(REPOS)).find(
+    (record) => record.scope?.toLowerCase() === scope,
+  )?.repository;
+  const login = (repository?.owner as { login?: unknown } | undefined)?.login;
+  if (typeof login !== 'string' || typeof repository?.name !== 'string') return { ...kit.values };
+  return { ...kit.values, owner: login, repo: repository.name };
 }
 
 /**
@@ -35,6 +47,7 @@ export async function repoLabels(
   const names = labelNames(sent);
   if (names.length === 0) return [];
   const kept = await kit.objects(LABELS, kit.values);
+  const shown = await shownValues(kit);
   // Ids count over every repository's labels, as a label's create numbers them.
   let last = Math.max(0, ...(await kit.objects(LABELS)).map((label) => Number(label.id) || 0));
   const labels: Record<string, unknown>[] = [];
@@ -54,7 +67,7 @@ export async function repoLabels(
       description: null,
       default: false,
     };
-    keyed(LABELS, made, { ...kit.values });
+    keyed(LABELS, made, shown);
     kit.write({ kind: 'created', template: LABELS, object: made, values: { ...kit.values } });
     kept.push(made);
     labels.push(made);

@@ -343,11 +343,24 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
     // The collections' answer (a body taken in another form): the implied repository let go if they refuse it.
     else if (implied && 'values' in answered) return { ...answered, refused: () => state.keep(REPOS, key, undefined) };
+    else if ('values' in answered) return { ...answered, ...shownAt(record) };
     else if (!('error' in answered)) await licenseKept(matched, state, key, place);
     return answered;
   }
   if (implied) return { values, refused: () => state.keep(REPOS, key, undefined) };
-  return scope === `${owner}/${repo}` ? undefined : { values };
+  return scope === `${owner}/${repo}` ? undefined : { values, ...shownAt(record) };
+}
+
+/**
+ * The parameters the URLs of what a write below a repository makes name: its current owner and
+ * name (a renamed one's, not the first its items are kept under), as GitHub's URLs say them.
+ */
+function shownAt(record: RepoRecord | undefined): { shown?: Record<string, string> } {
+  const repository = record?.repository;
+  if (repository === undefined) return {};
+  const login = (repository.owner as { login?: unknown } | undefined)?.login;
+  if (typeof login !== 'string' || typeof repository.name !== 'string') return {};
+  return { shown: { owner: login, repo: repository.name } };
 }
 
 /** GitHub's repositories, and what is kept below them, as {@link TwinFlows.own} answers them. */

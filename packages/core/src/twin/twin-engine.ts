@@ -691,6 +691,7 @@ export class TwinEngine {
         values,
         ...(answer.body === undefined ? {} : { body: answer.body }),
         ...(answer.refused === undefined ? {} : { refused: answer.refused }),
+        ...(answer.shown === undefined ? {} : { shown: { ...matched.values, ...answer.shown } }),
       };
     }
     if ('error' in answer) throw new Refusal(answer.error);
@@ -1035,7 +1036,7 @@ export class TwinEngine {
       const keyField = this.#keyField(resource);
       // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
       if (keyField === 'number') kept.number = Math.max(nextNumber(items, scope), nextNumber(shared, scope));
-      this.#parts.flows?.keyed?.(resource.template, kept, matched.values, asked.root);
+      this.#parts.flows?.keyed?.(resource.template, kept, matched.shown ?? matched.values, asked.root);
       const key = kept[keyField];
       if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
         throw new Refusal(this.#taken(resource, keyField));
