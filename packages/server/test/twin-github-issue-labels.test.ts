@@ -56,6 +56,15 @@ describe.each(TWIN_PLACES)('labels sent by name on an issue (%s)', (place) => {
       await label('review'),
     ]);
     expect(await names()).toEqual(['bug', 'needs triage', 'docs', 'p1', 'review']);
+    // `pulls.update` takes no labels: one sent there is neither applied nor made.
+    await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+      ...repo,
+      pull_number: pull.number,
+      title: 'P2',
+      labels: ['ghost'],
+    });
+    expect((await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data.labels).toHaveLength(2);
+    expect(await names()).not.toContain('ghost');
 
     // A create refused makes no label; another repository's labels are its own.
     await expect(octokit.rest.issues.create({ ...repo, title: '', labels: ['never'] })).rejects.toMatchObject({

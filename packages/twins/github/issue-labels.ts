@@ -10,6 +10,7 @@
 import type { FlowKit } from '@mockpoint/core/internal';
 import { keyed } from './issues.js';
 import { nodeIdOf } from './node-ids.js';
+import type { RepoOperation } from './pushes.js';
 import { live, REPOS, type RepoRecord } from './repo-kept.js';
 
 const LABELS = '/repos/{owner}/{repo}/labels';
@@ -74,3 +75,19 @@ export async function repoLabels(
   }
   return labels;
 }
+
+/** What `pulls.update` does not take of what an issue's update does (GitHub ignores them there). */
+const NOT_PULLS = ['labels', 'milestone'];
+
+/**
+ * `pulls.update` (`PATCH …/pulls/{pull_number}`) with `labels` or `milestone`: taken without them,
+ * as GitHub takes it (they are set through the pull request's issue), so none is applied or made.
+ */
+export const githubPullUpdateBody: RepoOperation = async (matched, request, _state, place) => {
+  const { method, template } = matched.op;
+  if (method !== 'PATCH' || template !== '/repos/{owner}/{repo}/pulls/{pull_number}') return undefined;
+  if (!NOT_PULLS.some((field) => field in request.body)) return undefined;
+  const body = { ...request.body };
+  for (const field of NOT_PULLS) delete body[field];
+  return { values: place.values, body };
+};

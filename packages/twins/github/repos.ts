@@ -29,6 +29,7 @@ import { githubRepoComments } from './comments.js';
 import { githubContents } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
+import { githubPullUpdateBody } from './issue-labels.js';
 import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
@@ -72,6 +73,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubWorkflows,
   githubEnvironments,
   githubSingulars,
+  githubPullUpdateBody,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
