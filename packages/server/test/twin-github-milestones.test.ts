@@ -106,4 +106,67 @@ describe.each(TWIN_PLACES)("a milestone's counts (%s)", (place) => {
     expect(await counts(moved, after.number)).toEqual(['after', 1]);
     expect(await counts(old, again.number)).toEqual(['again', 1]);
   });
+
+  it("filter the repository's issue lists by a milestone's number, `*` or `none`, paged with the Link keeping it", async () => {
+    const { root } = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'app' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const v1 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' })).data;
+    const v2 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2' })).data;
+    const a = (await octokit.rest.issues.create({ ...repo, title: 'A', milestone: v1.number })).data;
+    const b = (await octokit.rest.issues.create({ ...repo, title: 'B', milestone: v2.number })).data;
+    const c = (await octokit.rest.issues.create({ ...repo, title: 'C' })).data;
+    const pull = (await octokit.rest.pulls.create({ ...repo, title: 'P', head: 'feature', base: 'main' })).data;
+    await octokit.rest.issues.update({ ...repo, issue_number: pull.number, milestone: v1.number });
+    const listed = async (milestone: string) =>
+      (await octokit.rest.issues.listForRepo({ ...repo, milestone })).data.map((one) => one.number);
+    expect(await listed(String(v1.number))).toEqual([pull.number, a.number]);
+    expect(await listed(String(v2.number))).toEqual([b.number]);
+    expect(await listed('*')).toEqual([pull.number, b.number, a.number]);
+    expect(await listed('none')).toEqual([c.number]);
+    const page = await octokit.rest.issues.listForRepo({ ...repo, milestone: '*', per_page: 1 });
+    expect(decodeURIComponent(page.headers.link ?? '')).toContain('milestone=*');
+    const paged = await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, milestone: '*', per_page: 1 });
+    expect(paged.map((one) => one.number)).toEqual([pull.number, b.number, a.number]);
+
+    // A number of no milestone of the repository (or no number) is GitHub's 422.
+    for (const milestone of ['99', 'v1']) {
+      const refused = await octokit.rest.issues.listForRepo({ ...repo, milestone }).catch((error) => error);
+      expect(refused.status).toBe(422);
+      expect(refused.response.data.errors).toEqual([
+        { resource: 'Issue', field: 'milestone', code: 'invalid', value: milestone },
+      ]);
+    }
+  });
+
+  it('deleted, is taken off the issues and pull requests carrying it', async () => {
+    const { root } = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'app' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const v1 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' })).data;
+    const v2 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2' })).data;
+    const a = (await octokit.rest.issues.create({ ...repo, title: 'A', milestone: v1.number })).data;
+    const b = (await octokit.rest.issues.create({ ...repo, title: 'B', milestone: v2.number })).data;
+    const closed = (await octokit.rest.issues.create({ ...repo, title: 'D', milestone: v1.number })).data;
+    await octokit.rest.issues.update({ ...repo, issue_number: closed.number, state: 'closed' });
+    const pull = (await octokit.rest.pulls.create({ ...repo, title: 'P', head: 'feature', base: 'main' })).data;
+    await octokit.rest.issues.update({ ...repo, issue_number: pull.number, milestone: v1.number });
+
+    await octokit.rest.issues.deleteMilestone({ ...repo, milestone_number: v1.number });
+    const milestoneOf = async (issue_number: number) =>
+      (await octokit.rest.issues.get({ ...repo, issue_number })).data.milestone?.title ?? null;
+    expect([await milestoneOf(a.number), await milestoneOf(closed.number), await milestoneOf(b.number)]).toEqual([
+      null,
+      null,
+      'v2',
+    ]);
+    expect((await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data.milestone).toBeNull();
+    const none = await octokit.rest.issues.listForRepo({ ...repo, milestone: 'none', state: 'all' });
+    expect(none.data.map((one) => one.number)).toEqual([pull.number, closed.number, a.number]);
+    const gone = await octokit.rest.issues.getMilestone({ ...repo, milestone_number: v1.number }).catch((e) => e);
+    expect(gone.status).toBe(404);
+    expect((await octokit.rest.issues.getMilestone({ ...repo, milestone_number: v2.number })).data.open_issues).toBe(1);
+  });
 });

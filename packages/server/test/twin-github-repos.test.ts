@@ -141,6 +141,53 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
     }
   });
 
+  it("gives what is made after a rename its URLs at the repository's current name", async () => {
+    const old = { owner: 'octocat', repo: `urls-${place}` };
+    const now = { owner: 'octocat', repo: `urls-${place}-renamed` };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: old.repo });
+    const before = (await octokit.rest.issues.create({ ...old, title: 'Before' })).data;
+    await octokit.rest.repos.update({ ...old, name: now.repo });
+    const api = `https://api.github.com/repos/octocat/${now.repo}`;
+    const web = `https://github.com/octocat/${now.repo}`;
+
+    const issue = (await octokit.rest.issues.create({ ...now, title: 'After', labels: ['fresh'] })).data;
+    const n = issue.number;
+    expect([issue.url, issue.html_url, issue.repository_url, issue.comments_url]).toEqual([
+      `${api}/issues/${n}`,
+      `${web}/issues/${n}`,
+      api,
+      `${api}/issues/${n}/comments`,
+    ]);
+    expect((issue.labels[0] as { url: string }).url).toBe(`${api}/labels/fresh`);
+    expect((await octokit.rest.issues.getLabel({ ...now, name: 'fresh' })).data.url).toBe(`${api}/labels/fresh`);
+    const listed = (await octokit.rest.issues.listForRepo({ ...now })).data.find((one) => one.number === n);
+    expect(listed?.html_url).toBe(`${web}/issues/${n}`);
+    const comment = (await octokit.rest.issues.createComment({ ...now, issue_number: n, body: 'Hi' })).data;
+    expect([comment.url, comment.html_url, comment.issue_url]).toEqual([
+      `${api}/issues/comments/${comment.id}`,
+      `${web}/issues/${n}#issuecomment-${comment.id}`,
+      `${api}/issues/${n}`,
+    ]);
+    const pull = (await octokit.rest.pulls.create({ ...now, title: 'P', head: 'feature', base: 'main' })).data;
+    expect([pull.url, pull.html_url, pull.issue_url, pull.diff_url]).toEqual([
+      `${api}/pulls/${pull.number}`,
+      `${web}/pull/${pull.number}`,
+      `${api}/issues/${pull.number}`,
+      `${web}/pull/${pull.number}.diff`,
+    ]);
+    expect((await octokit.rest.pulls.get({ ...now, pull_number: pull.number })).data.html_url).toBe(
+      `${web}/pull/${pull.number}`,
+    );
+    const milestone = (await octokit.rest.issues.createMilestone({ ...now, title: 'v1' })).data;
+    expect([milestone.url, milestone.html_url]).toEqual([
+      `${api}/milestones/${milestone.number}`,
+      `${web}/milestone/${milestone.number}`,
+    ]);
+    // Made before the rename: the URLs of the name it was made under.
+    const kept = (await octokit.rest.issues.get({ ...now, issue_number: before.number })).data;
+    expect(kept.html_url).toBe(`https://github.com/octocat/${old.repo}/issues/${before.number}`);
+  });
+
   it('makes issues only in repositories that exist, implying those of an owner that made none', async () => {
     const org = `made-${place}`;
     await octokit.rest.repos.createInOrg({ org, name: 'app' });

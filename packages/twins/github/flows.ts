@@ -26,6 +26,7 @@ import {
   validationFailed,
 } from './events.js';
 import { githubInstallations } from './installations.js';
+import { repoLabels } from './issue-labels.js';
 import { issueMilestone } from './issue-milestones.js';
 import {
   GITHUB_USER,
@@ -49,6 +50,10 @@ import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
 import { githubUserIssues } from './user-issues.js';
+
+const ISSUES = '/repos/{owner}/{repo}/issues';
+const PULLS = '/repos/{owner}/{repo}/pulls';
+const ISSUE_LABELS = `${ISSUES}/{issue_number}/labels`;
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
@@ -120,7 +125,8 @@ function created(
   object.state = typeof sent.state === 'string' ? sent.state : 'open';
   // Made without a `body`: none (not the example's text).
   if ('body' in object) object.body = typeof sent.body === 'string' ? sent.body : null;
-  object.labels = [];
+  // An issue's labels sent are the repository's, found (or made) by `creating`.
+  if (last !== 'issues' || !Array.isArray(sent.labels)) object.labels = [];
   object.assignees = [];
   if ('assignee' in object) object.assignee = null;
   // An issue takes `labels` and `assignees` as names; a pull request's create takes neither.
@@ -159,15 +165,29 @@ export const githubFlows: TwinFlows = {
     const milestone = await issueMilestone(template, sent, kit);
     if (milestone !== undefined && 'error' in milestone) return milestone.error;
     if (milestone !== undefined) object.milestone = milestone.milestone;
-    return pullCreating(template, object, sent, kit);
+    const refused = await pullCreating(template, object, sent, kit);
+    if (refused !== undefined) return refused;
+    if (template === ISSUES) {
+      const labels = await repoLabels(sent, kit);
+      if (labels !== undefined) object.labels = labels;
+    }
+    return undefined;
   },
   created,
   amending: async (template, stored, sent, kit) => {
     const refused = pullUpdateRefused(template, stored, sent);
     if (refused !== undefined) return { error: refused };
     const milestone = await issueMilestone(template, sent, kit, true);
-    if (milestone === undefined) return undefined;
-    return 'error' in milestone ? milestone : { sent: { ...sent, milestone: milestone.milestone } };
+    if (milestone !== undefined && 'error' in milestone) return milestone;
+    const labels = template === ISSUES || template === PULLS ? await repoLabels(sent, kit) : undefined;
+    if (milestone === undefined && labels === undefined) return undefined;
+    return {
+      sent: {
+        ...sent,
+        ...(milestone === undefined ? {} : { milestone: milestone.milestone }),
+        ...(labels === undefined ? {} : { labels }),
+      },
+    };
   },
   shown,
   outside,
@@ -190,6 +210,11 @@ export const githubFlows: TwinFlows = {
     context: githubContext,
     limit: hookLimit,
     badTarget: hookUrlRefused,
+  },
+  acting: async (matched, stored, sent, kit) => {
+    const { method, template } = matched.op;
+    if (template !== ISSUE_LABELS || stored === undefined || (method !== 'POST' && method !== 'PUT')) return undefined;
+    return issueLabels(matched, stored, sent, (await repoLabels(sent, kit)) ?? []);
   },
   action: (matched, stored, sent) => issueLabels(matched, stored, sent) ?? issueLock(matched, stored, sent),
   keyed(template, object, values, root) {

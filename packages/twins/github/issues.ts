@@ -294,6 +294,7 @@ export function issueLabels(
   matched: MatchedOperation,
   issue: Record<string, unknown> | undefined,
   sent: Record<string, unknown>,
+  named: Record<string, unknown>[] = labelsOf(sent),
 ): ActionOutcome | undefined {
   const { method, template } = matched.op;
   if ((template !== ISSUE_LABELS && template !== ISSUE_LABEL) || issue === undefined) return undefined;
@@ -306,9 +307,9 @@ export function issueLabels(
     if (!had.some((label) => label.name === name)) return labelNotOnIssue();
     labels = had.filter((label) => label.name !== name);
   } else if (method === 'POST') {
-    labels = [...had, ...labelsOf(sent).filter((label) => !had.some((old) => old.name === label.name))];
+    labels = [...had, ...named.filter((label) => !had.some((old) => old.name === label.name))];
   } else if (method === 'PUT') {
-    labels = labelsOf(sent).map((label) => had.find((old) => old.name === label.name) ?? label);
+    labels = named.map((label) => had.find((old) => old.name === label.name) ?? label);
   } else if (method === 'DELETE') {
     labels = [];
   } else {

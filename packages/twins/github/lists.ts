@@ -4,7 +4,7 @@
  * default, `closed`, `all`), `sort` (`created` by default, `updated`,
  * `comments`; pulls also `popularity`, `long-running`), `direction` (`desc` by
  * default; a pulls list sorted by anything but `created` defaults to `asc`),
- * `labels` (a comma list, every one on the issue) and `since` (updated at or
+ * `milestone` (a milestone's number, `*` any, `none` none), `labels` (a comma list, every one on the issue) and `since` (updated at or
  * after). A value outside these is GitHub's `422 Validation Failed`.
  *
  * @module
@@ -42,6 +42,20 @@ function labelNames(item: Record<string, unknown>): string[] {
 }
 
 /**
+ * Whether an issue is one the `milestone` filter asks for: a milestone's number (the issues
+ * carrying it), `*` (carrying any), `none` (carrying none); none sent, every one. A value naming no
+ * milestone of the repository is refused before the list (milestone-issues.ts).
+ */
+function milestoneFilter(asked: unknown): (item: Record<string, unknown>) => boolean {
+  const wanted = text(asked, '');
+  const number = (item: Record<string, unknown>) => (item.milestone as { number?: unknown } | null)?.number;
+  if (wanted === '') return () => true;
+  if (wanted === '*') return (item) => number(item) !== undefined;
+  if (wanted === 'none') return (item) => number(item) === undefined;
+  return (item) => String(number(item)) === String(Number(wanted));
+}
+
+/**
  * The value an item sorts by: its number (the order it was made in; `across` repositories, whose
  * numbers each count apart, its `created_at`) or a later field.
  */
@@ -76,6 +90,10 @@ export function githubList(
   if (!DIRECTIONS.includes(direction)) return invalid(resource, 'direction', direction);
   const used = ['state', 'sort', 'direction'];
   let kept = state === 'all' ? items : items.filter((item) => item.state === state);
+  if (kind === 'issues' && !across) {
+    used.push('milestone');
+    kept = kept.filter(milestoneFilter(query.milestone));
+  }
   if (kind === 'issues') {
     used.push('labels', 'since');
     const wanted = text(query.labels, '')

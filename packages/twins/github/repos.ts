@@ -29,9 +29,11 @@ import { githubRepoComments } from './comments.js';
 import { githubContents } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
+import { githubPullUpdateBody } from './issue-labels.js';
 import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
+import { githubMilestoneIssues } from './milestone-issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
 import { githubReleases } from './releases.js';
@@ -60,6 +62,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubAssignees,
   githubRepoComments,
   githubLabelRenames,
+  githubMilestoneIssues,
   githubContents,
   githubStatuses,
   githubChecks,
@@ -70,6 +73,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubWorkflows,
   githubEnvironments,
   githubSingulars,
+  githubPullUpdateBody,
 ];
 
 const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
@@ -341,11 +345,24 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
     // The collections' answer (a body taken in another form): the implied repository let go if they refuse it.
     else if (implied && 'values' in answered) return { ...answered, refused: () => state.keep(REPOS, key, undefined) };
+    else if ('values' in answered) return { ...answered, ...shownAt(record) };
     else if (!('error' in answered)) await licenseKept(matched, state, key, place);
     return answered;
   }
   if (implied) return { values, refused: () => state.keep(REPOS, key, undefined) };
-  return scope === `${owner}/${repo}` ? undefined : { values };
+  return scope === `${owner}/${repo}` ? undefined : { values, ...shownAt(record) };
+}
+
+/**
+ * The parameters the URLs of what a write below a repository makes name: its current owner and
+ * name (a renamed one's, not the first its items are kept under), as GitHub's URLs say them.
+ */
+function shownAt(record: RepoRecord | undefined): { shown?: Record<string, string> } {
+  const repository = record?.repository;
+  if (repository === undefined) return {};
+  const login = (repository.owner as { login?: unknown } | undefined)?.login;
+  if (typeof login !== 'string' || typeof repository.name !== 'string') return {};
+  return { shown: { owner: login, repo: repository.name } };
 }
 
 /** GitHub's repositories, and what is kept below them, as {@link TwinFlows.own} answers them. */

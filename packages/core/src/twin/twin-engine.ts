@@ -553,12 +553,15 @@ export class TwinEngine {
       if ((effect.after === true) !== after) continue;
       const resource = this.#parts.model.resources.find((one) => one.template === effect.template);
       if (resource === undefined) continue;
-      const id = String(effect.object.id);
+      const scoped = effect.values !== undefined;
+      const id = String(effect.object[scoped ? this.#keyField(resource) : 'id']);
+      const scope = scoped ? this.#scopeOf(resource, effect.values) : '';
       const previous = await this.#parts.collections.update(this.#parts.name, resource.key, (items) => {
-        const stored: Stored = { id, scope: '', deleted: false, object: effect.object };
+        const stored: Stored = { id, scope, deleted: false, object: effect.object };
         const item = itemOf(JSON.stringify(stored));
+        const same = (one: Stored) => one.id === id && (!scoped || (one.scope === scope && !one.deleted));
         const index =
-          effect.kind === 'updated' ? (items ?? []).findIndex((one) => (one.value as unknown as Stored).id === id) : -1;
+          effect.kind === 'updated' ? (items ?? []).findIndex((one) => same(one.value as unknown as Stored)) : -1;
         if (index !== -1) {
           this.#fits(resource.key, items, { at: index, item });
           const was = items?.[index]?.value as unknown as Stored | undefined;
@@ -574,7 +577,8 @@ export class TwinEngine {
           template: effect.template,
           object: effect.object,
           before: effect.before,
-          ...this.#statesOf(into, id),
+          ...(scoped ? { values: effect.values } : {}),
+          ...this.#statesOf(into, String(effect.object.id)),
           ...(previous === undefined ? {} : { previous }),
           ...(effect.events === undefined ? {} : { events: effect.events }),
         },
@@ -687,6 +691,7 @@ export class TwinEngine {
         values,
         ...(answer.body === undefined ? {} : { body: answer.body }),
         ...(answer.refused === undefined ? {} : { refused: answer.refused }),
+        ...(answer.shown === undefined ? {} : { shown: { ...matched.values, ...answer.shown } }),
       };
     }
     if ('error' in answer) throw new Refusal(answer.error);
@@ -1031,7 +1036,7 @@ export class TwinEngine {
       const keyField = this.#keyField(resource);
       // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
       if (keyField === 'number') kept.number = Math.max(nextNumber(items, scope), nextNumber(shared, scope));
-      this.#parts.flows?.keyed?.(resource.template, kept, matched.values, asked.root);
+      this.#parts.flows?.keyed?.(resource.template, kept, matched.shown ?? matched.values, asked.root);
       const key = kept[keyField];
       if (keyField !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
         throw new Refusal(this.#taken(resource, keyField));

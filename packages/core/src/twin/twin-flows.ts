@@ -45,6 +45,12 @@ export interface FlowEffect {
   events?: string[];
   /** Emitted after the change asked for rather than before. */
   after?: boolean;
+  /**
+   * The path's parameters its collection keeps it under (a GitHub label a create of an issue
+   * made in its repository): kept in their scope by its key field, as a create there keeps it.
+   * @default no scope, by its `id`
+   */
+  values?: Record<string, string>;
 }
 
 /** What the provider's multi-object flows need of the twin besides {@link FlowTools}. */
@@ -184,7 +190,8 @@ export interface OwnRequest {
  * engine pages as its collections' (`per_page`, `page`, `Link`), or an error; or, with `values`,
  * the collections' answer with the path's parameters as they keep its items (a renamed
  * GitHub repository's issues, kept under its first name), the request's body as they take it in
- * place of the one sent (`body`: GitHub's assignees in the case of their logins), and what to undo
+ * place of the one sent (`body`: GitHub's assignees in the case of their logins), the parameters
+ * the URLs of what it makes name (`shown`: the repository's current name), and what to undo
  * when that answer is a refusal (`refused`: the repository a write below it implied).
  */
 export type OwnAnswer =
@@ -197,7 +204,13 @@ export type OwnAnswer =
       wrap?(items: Record<string, unknown>[], total: number): unknown;
     }
   | { error: FlowError }
-  | { values: Record<string, string>; body?: Record<string, unknown>; refused?: () => Promise<void> };
+  | {
+      values: Record<string, string>;
+      body?: Record<string, unknown>;
+      refused?: () => Promise<void>;
+      /** The path's parameters as the URLs of what the write makes name them (a renamed repository's current name). @default `values` */
+      shown?: Record<string, string>;
+    };
 
 /** A provider's events: which a change emits, their objects, and who subscribes where. */
 export interface TwinEvents {

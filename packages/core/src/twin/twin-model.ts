@@ -53,6 +53,12 @@ export interface TwinOperation {
 export interface MatchedOperation {
   op: TwinOperation;
   values: Record<string, string>;
+  /**
+   * The path's parameters as the URLs of what it makes name them, where the flows keep its items
+   * under other `values` (a renamed GitHub repository's current name, as its flows answer it).
+   * @default `values`
+   */
+  shown?: Record<string, string>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
