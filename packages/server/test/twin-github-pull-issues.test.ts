@@ -336,7 +336,7 @@ describe.each(TWIN_PLACES)("a pull request's head and base commits (%s)", (place
 });
 
 describe.each(TWIN_PLACES)("a pull request's base commit (%s)", (place) => {
-  it('follows each push to its base branch while it is open, with no synchronize; a closed or merged one stays', async () => {
+  it('is taken again at each push to its head (synchronize), not at a push to the base alone; a closed one stays', async () => {
     const octokit = await githubTwin(place);
     const receiver = await hookReceiver();
     try {
@@ -365,36 +365,41 @@ describe.each(TWIN_PLACES)("a pull request's base commit (%s)", (place) => {
       const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Feature', head: 'feature', base: 'main' })).data;
       const closed = (await octokit.rest.pulls.create({ ...repo, title: 'Other', head: 'other', base: 'main' })).data;
       await octokit.rest.pulls.update({ ...repo, pull_number: closed.number, state: 'closed' });
-      const base = async (pull_number: number) =>
-        (await octokit.rest.pulls.get({ ...repo, pull_number })).data.base.sha;
-      expect([await base(pull.number), await base(closed.number)]).toEqual([main, main]);
+      const sides = async (pull_number: number) => {
+        const read = (await octokit.rest.pulls.get({ ...repo, pull_number })).data;
+        return [read.base.sha, read.head.sha];
+      };
+      expect((await sides(pull.number))[0]).toBe(main);
 
-      // A file written to the base branch, then the ref moved: the open one's base follows, its head stays.
-      const pushed = await write('main', 'CHANGELOG.md');
-      expect([await base(pull.number), await base(closed.number)]).toEqual([pushed, main]);
+      // A push to the base alone (a file written, the ref moved) leaves the base commit where it was.
+      await write('main', 'CHANGELOG.md');
       const moved = 'b'.repeat(40);
       await octokit.rest.git.updateRef({ ...repo, ref: 'heads/main', sha: moved, force: true });
-      const read = (await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data;
-      expect([read.base.sha, read.head.sha]).toEqual([moved, head]);
+      expect(await sides(pull.number)).toEqual([main, head]);
+
+      // A push to the head takes both again: the head's new commit, the base's as it now is.
+      const pushed = await write('feature', 'three.md');
+      expect(await sides(pull.number)).toEqual([moved, pushed]);
       const listed = (await octokit.rest.pulls.list({ ...repo, state: 'all', direction: 'asc' })).data;
       expect(listed.map((one) => one.base.sha)).toEqual([moved, main]);
-      expect(await base(closed.number)).toBe(main);
+      // A closed one is not taken again at a push to its head.
+      await write('other', 'four.md');
+      expect((await sides(closed.number))[0]).toBe(main);
 
-      // Merged: the merge moves the base branch, and the merged one's base stays where it was.
-      await octokit.rest.pulls.merge({ ...repo, pull_number: pull.number });
-      const after = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
-      expect(after).not.toBe(moved);
-      await write('main', 'later.md');
-      expect(await base(pull.number)).toBe(moved);
-
-      // ping, opened twice, closed twice: a push to the base sends no synchronize.
+      // ping, opened twice, closed once, one synchronize: a push to the base sends none.
       await receiver.until(5);
       const seen = receiver.received.map(({ body, headers }) => {
         const action = (JSON.parse(body) as { action?: string }).action;
         return `${String(headers['x-github-event'])}${action === undefined ? '' : `.${action}`}`;
       });
       expect(seen.sort()).toEqual(
-        ['ping', 'pull_request.opened', 'pull_request.opened', 'pull_request.closed', 'pull_request.closed'].sort(),
+        [
+          'ping',
+          'pull_request.opened',
+          'pull_request.opened',
+          'pull_request.closed',
+          'pull_request.synchronize',
+        ].sort(),
       );
     } finally {
       await receiver.close();

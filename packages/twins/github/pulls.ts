@@ -5,7 +5,8 @@
  *   login and the branch; `head.sha` the head branch's commit when the pull request is made, and
  *   `base.sha` the base branch's, where the twin holds the branch's ref (refs.ts); a push to the
  *   head branch moves the `head.sha` of each open pull request of it (pushes.ts, with its
- *   `synchronize`), a push to the base branch its `base.sha`; a closed one's stay. Where the twin holds no ref of a branch, its `sha` is the document's example.
+ *   `synchronize`) and takes its `base.sha` again from the base branch (a push to the base alone
+ *   does not, as on GitHub); a closed one's stay. Where the twin holds no ref of a branch, its `sha` is the document's example.
  * - A merged pull request cannot be reopened: `pulls.update({ state: 'open' })` of one is GitHub's
  *   `422 Validation Failed`; a closed one not merged reopens.
  *

@@ -13,6 +13,7 @@
 
 import type { FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
 import { GITHUB_USER } from './issues.js';
+import { branchSha } from './refs.js';
 import { shownRepo } from './repo-kept.js';
 
 /** Where a repository's refs and files are kept: the key of its records, its collections' path parameters, itself. */
@@ -102,7 +103,7 @@ export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove
     pusher: { name: GITHUB_USER.login, email: `${GITHUB_USER.id}+${GITHUB_USER.login}@users.noreply.github.com` },
   });
   if (kind !== 'branch' || move.after === undefined) return;
-  const moved = await headsMoved(state, values, short, after);
+  const moved = await headsMoved(state, place, short, after);
   // A branch made anew moves the heads of pull requests of its name, with no `synchronize`.
   if (move.before === undefined) return;
   for (const pull of moved) {
@@ -118,16 +119,18 @@ export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove
 }
 
 /**
- * The open pull requests of the repository at `values` whose head or base is its branch `branch`,
- * their `head.sha` or `base.sha` moved to `sha` (GitHub's follow the pushes to them while the pull
- * request is open): those whose head moved, as they now are.
+ * The open pull requests of the repository at `place` whose head is its branch `branch`, their
+ * `head.sha` moved to `sha` and their `base.sha` to the base branch's commit as it now is: GitHub
+ * takes both again at each push to the head (its `synchronize`), and a push to the base alone
+ * leaves `base.sha` where it was. Those moved, as they now are.
  */
 async function headsMoved(
   state: FlowState,
-  values: Record<string, string>,
+  place: RepoPlace,
   branch: string,
   sha: string,
 ): Promise<Record<string, unknown>[]> {
+  const { values } = place;
   const label = `${values.owner ?? ''}:${branch}`.toLowerCase();
   // A branch of that name in another owner's fork is not this one.
   const isBranch = (side: unknown): side is Record<string, unknown> => {
@@ -136,15 +139,14 @@ async function headsMoved(
   };
   const moved: Record<string, unknown>[] = [];
   for (const pull of await state.objects(PULLS, values)) {
-    if (pull.state !== 'open') continue;
-    const head = isBranch(pull.head);
-    const base = isBranch(pull.base) && pull.base.sha !== sha;
-    if (!head && !base) continue;
+    if (pull.state !== 'open' || !isBranch(pull.head)) continue;
+    const baseRef = (pull.base as Record<string, unknown> | undefined)?.ref;
+    const baseSha = typeof baseRef === 'string' ? await branchSha(state, place.scope, baseRef) : undefined;
     const amended = await state.amend(PULLS, values, String(pull.number), (kept) => {
-      if (head) kept.head = { ...(kept.head as Record<string, unknown>), sha };
-      if (base) kept.base = { ...(kept.base as Record<string, unknown>), sha };
+      kept.head = { ...(kept.head as Record<string, unknown>), sha };
+      if (baseSha !== undefined) kept.base = { ...(kept.base as Record<string, unknown>), sha: baseSha };
     });
-    if (amended !== undefined && head) moved.push(amended);
+    if (amended !== undefined) moved.push(amended);
   }
   return moved;
 }
