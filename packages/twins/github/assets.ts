@@ -24,6 +24,7 @@ import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { downloadAtTag } from './releases.js';
 import { apiOf } from './statuses.js';
+import { urlPart } from './url-part.js';
 
 const RELEASES = '/repos/{owner}/{repo}/releases';
 const UPLOAD = `${RELEASES}/{release_id}/assets`;
@@ -114,10 +115,10 @@ async function upload(
   const { full, api } = apiOf(place);
   const bytes = sent.bytes;
   const now = new Date(state.now()).toISOString();
-  const tag = encodeURIComponent(String(release.tag_name));
+  const tag = urlPart(String(release.tag_name));
   const asset = {
     url: `${api}/releases/assets/${id}`,
-    browser_download_url: `https://github.com/${full}/releases/download/${tag}/${encodeURIComponent(name)}`,
+    browser_download_url: `https://github.com/${full}/releases/download/${tag}/${urlPart(name)}`,
     id,
     node_id: nodeId('RA', id),
     name,
@@ -153,7 +154,7 @@ async function change(
     if (others.some(([, one]) => one.asset.name === name)) return refused('already_exists', 'name');
     asset.name = name;
     const url = String(asset.browser_download_url);
-    asset.browser_download_url = `${url.slice(0, url.lastIndexOf('/') + 1)}${encodeURIComponent(name)}`;
+    asset.browser_download_url = `${url.slice(0, url.lastIndexOf('/') + 1)}${urlPart(name)}`;
   }
   if (sent.label !== undefined) asset.label = typeof sent.label === 'string' ? sent.label : '';
   if (sent.state !== undefined) {

@@ -20,6 +20,7 @@ import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { apiOf } from './statuses.js';
+import { urlPart } from './url-part.js';
 
 const ENVIRONMENTS = '/repos/{owner}/{repo}/environments';
 const ENVIRONMENT = `${ENVIRONMENTS}/{environment_name}`;
@@ -158,7 +159,7 @@ async function put(
   if (environment === undefined) {
     const id = await nextNumber(state, 'environment');
     const { full, api } = apiOf(place);
-    const shown = encodeURIComponent(name);
+    const shown = urlPart(name);
     environment = {
       id,
       node_id: nodeId('EN', id),

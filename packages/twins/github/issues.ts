@@ -13,6 +13,7 @@ import type { ActionOutcome, FlowTools, MatchedOperation } from '@mockpoint/core
 import { validationFailed } from './events.js';
 import { nodeId } from './node-ids.js';
 import { shownRepo } from './repo-kept.js';
+import { urlPart } from './url-part.js';
 
 /**
  * The authenticated user of every token: the twin keeps no users (`GET /user` answers this), so each
@@ -179,7 +180,7 @@ const REPO_PATH = '/repos/{owner}/{repo}';
 
 /** A label's `url`: at its name, encoded (`…/labels/needs%20triage`). */
 function labelUrl(api: string, name: unknown): string {
-  return `${api}/labels/${encodeURIComponent(String(name))}`;
+  return `${api}/labels/${urlPart(String(name))}`;
 }
 
 /** A new label as GitHub makes it: its `description` the one sent (else `null`), not one of GitHub's defaults. */

@@ -9,6 +9,7 @@
 
 import type { FlowState } from '@mockpoint/core/internal';
 import type { RepoOperation, RepoPlace } from './pushes.js';
+import { urlPart } from './url-part.js';
 
 const REPO = '/repos/{owner}/{repo}';
 const LABELS = `${REPO}/labels`;
@@ -29,7 +30,7 @@ async function renameOnIssues(state: FlowState, place: RepoPlace, from: string, 
           return {
             ...one,
             name: to,
-            ...(at >= 0 ? { url: `${url.slice(0, at)}/labels/${encodeURIComponent(to)}` } : {}),
+            ...(at >= 0 ? { url: `${url.slice(0, at)}/labels/${urlPart(to)}` } : {}),
           };
         });
       });

@@ -29,6 +29,7 @@ import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { shownRepo } from './repo-kept.js';
+import { urlPart } from './url-part.js';
 
 const API = 'https://api.github.com';
 /** GitHub's host of uploads, a release's `upload_url` where the twin's own root is not known. */
@@ -90,7 +91,7 @@ export function releaseKeyed(
   const api = `${API}/repos/${owner}/${repo}`;
   const web = `https://github.com/${owner}/${repo}`;
   if (last === 'releases') {
-    const tag = encodeURIComponent(String(object.tag_name));
+    const tag = urlPart(String(object.tag_name));
     Object.assign(object, {
       url: `${api}/releases/${object.id}`,
       html_url: `${web}/releases/tag/${tag}`,
@@ -121,7 +122,7 @@ export function downloadAtTag(url: unknown, tagName: unknown): unknown {
   const at = url.lastIndexOf(before);
   const name = url.lastIndexOf('/');
   if (at < 0 || name < at + before.length) return url;
-  return `${url.slice(0, at + before.length)}${encodeURIComponent(String(tagName))}${url.slice(name)}`;
+  return `${url.slice(0, at + before.length)}${urlPart(String(tagName))}${url.slice(name)}`;
 }
 
 /**
@@ -145,7 +146,7 @@ export function releaseUpdating(object: Record<string, unknown>, tools: FlowTool
         : asset,
     );
   }
-  const tag = encodeURIComponent(String(object.tag_name));
+  const tag = urlPart(String(object.tag_name));
   for (const [field, before] of [
     ['html_url', '/releases/tag/'],
     ['tarball_url', '/tarball/'],

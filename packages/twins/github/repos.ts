@@ -51,6 +51,7 @@ import {
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
 import { githubSingulars, repositoryLicense } from './singulars.js';
 import { githubStatuses } from './statuses.js';
+import { urlPart } from './url-part.js';
 import { githubWorkflows } from './workflows.js';
 
 const REPO = '/repos/{owner}/{repo}';
@@ -174,7 +175,7 @@ async function list(matched: MatchedOperation, sent: OwnRequest, state: FlowStat
 function pathBelow(matched: MatchedOperation): string {
   return matched.op.template
     .slice(REPO.length)
-    .replace(/\{([^}]+)\}/g, (_, param: string) => encodeURIComponent(matched.values[param] ?? ''));
+    .replace(/\{([^}]+)\}/g, (_, param: string) => urlPart(matched.values[param] ?? ''));
 }
 
 /**
@@ -184,7 +185,7 @@ function pathBelow(matched: MatchedOperation): string {
 function redirect(matched: MatchedOperation, to: string, raw: string): OwnAnswer {
   const below = pathBelow(matched);
   const depth = below.split('/').length - 1;
-  const name = encodeURIComponent(to.split('/')[1] ?? '');
+  const name = urlPart(to.split('/')[1] ?? '');
   const location = `${'../'.repeat(depth)}${name}${below}${raw === '' ? '' : `?${raw}`}`;
   const get = matched.op.method === 'GET';
   return {

@@ -21,6 +21,7 @@ import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 import { apiOf } from './statuses.js';
+import { urlPart } from './url-part.js';
 
 const KIND = 'workflow-runs';
 const REPO = '/repos/{owner}/{repo}';
@@ -97,7 +98,7 @@ async function dispatch(
     updated_at: now,
     url: `${api}/actions/workflows/${workflow_id}`,
     html_url: `${web}/blob/main/${path}`,
-    badge_url: `${web}/workflows/${encodeURIComponent(name)}/badge.svg`,
+    badge_url: `${web}/workflows/${urlPart(name)}/badge.svg`,
   };
   const repository = place.repository ?? {};
   const run = {
