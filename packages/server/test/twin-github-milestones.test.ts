@@ -6,18 +6,24 @@
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { QUIET_LOG } from './helpers/octokit.js';
-import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
+import { TWIN_PLACES, type TwinPlace, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 
+/** A twin at `place` with the repository `octocat/app` and its milestones `v1` and `v2`. */
+async function withMilestones(place: TwinPlace) {
+  const { root } = await twinAt('github', place, twinRedis);
+  const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
+  const repo = { owner: 'octocat', repo: 'app' };
+  await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+  const v1 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' })).data;
+  const v2 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2' })).data;
+  return { octokit, repo, v1, v2 };
+}
+
 describe.each(TWIN_PLACES)("a milestone's counts (%s)", (place) => {
   it('are the open and closed issues and pull requests carrying it, as each read and list answers them', async () => {
-    const { root } = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
-    const repo = { owner: 'octocat', repo: 'app' };
-    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
-    const v1 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' })).data;
-    const v2 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2' })).data;
+    const { octokit, repo, v1, v2 } = await withMilestones(place);
     const counts = async (milestone_number: number) => {
       const { data } = await octokit.rest.issues.getMilestone({ ...repo, milestone_number });
       return [data.open_issues, data.closed_issues];
@@ -108,12 +114,7 @@ describe.each(TWIN_PLACES)("a milestone's counts (%s)", (place) => {
   });
 
   it("filter the repository's issue lists by a milestone's number, `*` or `none`, paged with the Link keeping it", async () => {
-    const { root } = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
-    const repo = { owner: 'octocat', repo: 'app' };
-    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
-    const v1 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' })).data;
-    const v2 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2' })).data;
+    const { octokit, repo, v1, v2 } = await withMilestones(place);
     const a = (await octokit.rest.issues.create({ ...repo, title: 'A', milestone: v1.number })).data;
     const b = (await octokit.rest.issues.create({ ...repo, title: 'B', milestone: v2.number })).data;
     const c = (await octokit.rest.issues.create({ ...repo, title: 'C' })).data;
@@ -141,12 +142,7 @@ describe.each(TWIN_PLACES)("a milestone's counts (%s)", (place) => {
   });
 
   it('deleted, is taken off the issues and pull requests carrying it', async () => {
-    const { root } = await twinAt('github', place, twinRedis);
-    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
-    const repo = { owner: 'octocat', repo: 'app' };
-    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
-    const v1 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' })).data;
-    const v2 = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2' })).data;
+    const { octokit, repo, v1, v2 } = await withMilestones(place);
     const a = (await octokit.rest.issues.create({ ...repo, title: 'A', milestone: v1.number })).data;
     const b = (await octokit.rest.issues.create({ ...repo, title: 'B', milestone: v2.number })).data;
     const closed = (await octokit.rest.issues.create({ ...repo, title: 'D', milestone: v1.number })).data;

@@ -23,6 +23,20 @@ async function githubTwin(place: TwinPlace): Promise<Octokit> {
 }
 
 /** The status of a request Octokit refused (its `HttpError`), 0 when it was not refused. */
+/** Writes a file named `path` (its own name as content) to `branch` of `repo`: the commit's SHA. */
+function fileWriter(octokit: Octokit, repo: { owner: string; repo: string }) {
+  return async (branch: string, path: string): Promise<string> =>
+    (
+      await octokit.rest.repos.createOrUpdateFileContents({
+        ...repo,
+        branch,
+        path,
+        message: `Add ${path}`,
+        content: Buffer.from(path).toString('base64'),
+      })
+    ).data.commit.sha as string;
+}
+
 async function statusOf(request: Promise<unknown>): Promise<number> {
   try {
     await request;
@@ -266,16 +280,7 @@ describe.each(TWIN_PLACES)("a pull request's head and base commits (%s)", (place
     try {
       const repo = { owner: 'octocat', repo: 'cart' };
       await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
-      const write = async (branch: string, path: string) =>
-        (
-          await octokit.rest.repos.createOrUpdateFileContents({
-            ...repo,
-            branch,
-            path,
-            message: `Add ${path}`,
-            content: Buffer.from(path).toString('base64'),
-          })
-        ).data.commit.sha as string;
+      const write = fileWriter(octokit, repo);
       const main = await write('main', 'README.md');
       await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: main });
       const first = await write('feature', 'one.md');
@@ -342,16 +347,7 @@ describe.each(TWIN_PLACES)("a pull request's base commit (%s)", (place) => {
     try {
       const repo = { owner: 'octocat', repo: 'shop' };
       await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
-      const write = async (branch: string, path: string) =>
-        (
-          await octokit.rest.repos.createOrUpdateFileContents({
-            ...repo,
-            branch,
-            path,
-            message: `Add ${path}`,
-            content: Buffer.from(path).toString('base64'),
-          })
-        ).data.commit.sha as string;
+      const write = fileWriter(octokit, repo);
       const main = await write('main', 'README.md');
       await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: main });
       await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/other', sha: main });
