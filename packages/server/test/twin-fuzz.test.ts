@@ -130,6 +130,50 @@ it(`answers ${CASES} random GitHub requests (seed ${SEED}) below 500, keeps labe
   await health.check();
 });
 
+it(`answers ${CASES} random GitHub issue list filters, assignees and label names (seed ${SEED}) below 500, and stays healthy`, async () => {
+  const { daemon, health } = await fuzzedTwin('github');
+  const base = `${daemon.url}/endpoint/github/repos/octo/app`;
+  const headers = { authorization: 'token ghp_fuzz', 'content-type': 'application/json' };
+  const random = prng(SEED + 2);
+  await fetch(`${daemon.url}/endpoint/github/user/repos`, { method: 'POST', headers, body: '{"name":"app"}' });
+  await fetch(`${base}/milestones`, { method: 'POST', headers, body: '{"title":"v1"}' });
+  const statuses = new Map<number, number>();
+  for (let i = 0; i < CASES; i++) {
+    // Raw random text, lone surrogates included: a label's name reaches its URL, an assignee's login its user.
+    const text = randomText(random, 1 + Math.floor(random() * 60));
+    const query = encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '?'));
+    const kind = i % 4;
+    const [method, path, body] =
+      kind === 0
+        ? ['POST', '/labels', JSON.stringify({ name: text, color: 'ededed' })]
+        : kind === 1
+          ? [
+              'POST',
+              '/issues',
+              JSON.stringify({ title: 'fuzz', labels: [{ name: text }], assignees: [text], milestone: 1 }),
+            ]
+          : kind === 2
+            ? ['PATCH', '/issues/1', JSON.stringify({ labels: [text], assignee: text })]
+            : [
+                'GET',
+                `/issues?${['milestone', 'labels', 'assignee', 'state', 'sort'][i % 5]}=${query}&per_page=3`,
+                undefined,
+              ];
+    const response = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const answer = await response.text();
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    expect(response.status < 500, `${method} ${path} ${body ?? ''} → ${response.status} ${answer.slice(0, 300)}`).toBe(
+      true,
+    );
+    const parsed = JSON.parse(answer) as { message?: string; name?: string };
+    if (parsed.message !== undefined) expect(parsed.message.length).toBeLessThan(400);
+    // A label is kept by the exact name sent, whatever its URL can show of it.
+    if (kind === 0 && response.status === 201) expect(parsed.name).toBe(text);
+  }
+  expect(statuses.get(201)).toBeGreaterThan(0);
+  await health.check();
+});
+
 /** A search query of random clauses: fields, keys, operators, quotes, spaces and random code points. */
 function randomQuery(random: () => number): string {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
