@@ -75,9 +75,10 @@ describe('the deliveries view', () => {
     // The daemon is the file's: deliveries of an earlier run are listed too.
     const listed = await fetch(`${web.server.url}/api/deliveries`);
     const before = ((await listed.json()) as { deliveries: unknown[] }).deliveries.length;
-    await poll(() => page.locator('.delivery-list > li').count()).toBe(before);
+    // While the list loads it has no items either: wait for the loaded state's words, not the count alone.
     if (before === 0)
-      expect(await page.locator('.deliveries-view p[role="status"]').textContent()).toMatch(/No deliveries yet/);
+      await poll(() => page.locator('.deliveries-view p[role="status"]').textContent()).toMatch(/No deliveries yet/);
+    await poll(() => page.locator('.delivery-list > li').count()).toBe(before);
 
     // A refusal lands on its field: the secret of a standard scheme must be whsec_….
     await page.getByLabel('Receiver URL').fill(receiverUrl);

@@ -1,5 +1,5 @@
 /**
- * A port for a peer tool that cannot listen on port 0 and say which port it got (nginx, WireMock,
+ * A port for a peer tool that cannot listen on port 0 and say which port it got (nginx,
  * the Mockoon CLI): one that was free on 127.0.0.1 a moment ago. Another process may take it
  * first; the starters that use it retry or fail with the tool's own message.
  *

@@ -1,6 +1,6 @@
 /**
  * A real WireMock (the jar the `wiremock` npm package ships, on the machine's
- * Java) on a free 127.0.0.1 port, with a root directory of the test's own
+ * Java) on a 127.0.0.1 port it picks itself and prints, with a root directory of the test's own
  * (`mappings/`, `__files/`): started once per test file (a JVM start is slow),
  * ready when its admin API answers (bounded wait), stopped by PID.
  *
@@ -12,7 +12,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { vi } from 'vitest';
-import { freePort } from './free-port.js';
 
 /** A running WireMock. */
 export interface TestWireMock {
@@ -33,29 +32,35 @@ function jarPath(): string {
   return join(dirname(pkg), 'build', `wiremock-standalone-${version}.jar`);
 }
 
-/** Waits up to `ms` for WireMock's admin API, or rejects with its output. */
-async function ready(url: string, child: ChildProcess, output: () => string, ms: number): Promise<void> {
-  let exited = false;
+/**
+ * Waits up to `ms` for the port WireMock prints once it listens (`port:  41111`), then for its
+ * admin API on that port; rejects with its output when it exits first or stays silent.
+ */
+async function ready(child: ChildProcess, output: () => string, ms: number): Promise<string> {
+  let url: string | undefined;
   await vi.waitFor(
     async () => {
-      exited ||= child.exitCode !== null;
-      if (exited) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const port = /^port:\s+(\d+)\s*$/m.exec(output())?.[1];
+      if (port === undefined) throw new Error(`WireMock did not say its port within ${ms} ms: ${output()}`);
+      url = `http://127.0.0.1:${port}`;
       const ok = await fetch(`${url}/__admin/health`).then(
         (response) => response.ok,
-        () => false, // not listening yet
+        () => false,
       );
-      if (!ok) throw new Error(`WireMock did not answer within ${ms} ms: ${output()}`);
+      if (!ok) throw new Error(`WireMock's admin API did not answer within ${ms} ms: ${output()}`);
     },
     { timeout: ms, interval: 250 },
   );
-  if (exited) throw new Error(`WireMock exited (code ${child.exitCode}): ${output()}`);
+  if (child.exitCode !== null || child.signalCode !== null || url === undefined)
+    throw new Error(`WireMock exited (code ${child.exitCode}): ${output()}`);
+  return url;
 }
 
 export async function startWireMock(): Promise<TestWireMock> {
   const root = await mkdtemp(join(tmpdir(), 'mockpoint-wiremock-'));
   await mkdir(join(root, 'mappings'));
   await mkdir(join(root, '__files'));
-  const port = await freePort();
   const child = spawn(
     'java',
     [
@@ -63,8 +68,10 @@ export async function startWireMock(): Promise<TestWireMock> {
       '-XX:TieredStopAtLevel=1',
       '-jar',
       jarPath(),
+      // Port 0: WireMock takes a free port itself and prints it, so no other process can take a
+      // port chosen beforehand (two files once shared one, and one JVM answered for both).
       '--port',
-      String(port),
+      '0',
       '--bind-address',
       '127.0.0.1',
       '--root-dir',
@@ -80,7 +87,6 @@ export async function startWireMock(): Promise<TestWireMock> {
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk.slice(0, 4096);
   });
-  const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const dispose = async () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
@@ -88,8 +94,9 @@ export async function startWireMock(): Promise<TestWireMock> {
     await exited;
     await rm(root, { recursive: true, force: true });
   };
+  let url: string;
   try {
-    await ready(url, child, () => output, 90_000);
+    url = await ready(child, () => output, 90_000);
   } catch (error) {
     await dispose();
     throw error;
