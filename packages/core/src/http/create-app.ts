@@ -25,7 +25,7 @@ import { buildAppContext } from './app-context-build.js';
 import { notFoundAnswer, registerRoutes } from './app-routes.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
-import { endpointFetch } from './endpoint-fetch.js';
+import { type ErrorResponder, endpointFetch } from './endpoint-fetch.js';
 import { type EarlyAnswer, registerOnFirstUse } from './first-use.js';
 import { HeldWork } from './held-work.js';
 import { fetchFrontDoor } from './namespace-dispatch.js';
@@ -394,6 +394,81 @@ function earlyAnswer(
 }
 
 /**
+ * {@link MockpointApp.mockpoint}: the parts of `ctx` as they are, read through it (a part made on
+ * first use stays unmade until then), and `fetchEndpoint` made on its first read: a Node daemon
+ * answers a namespace's endpoints natively and never reads it. A class, not an object literal with
+ * getters (which V8 keeps as a dictionary): one is made per namespace, and the hot path reads it.
+ */
+class AppServices implements MockpointServices {
+  readonly #ctx: AppContext;
+  readonly #errorResponse: ErrorResponder;
+  #fetchEndpoint: Responder | undefined;
+  readonly namespaces: NamespaceTable | undefined;
+  readonly held: HeldWork;
+  readonly hostsLoaded: Promise<void>;
+  readonly clockLoaded: Promise<void>;
+
+  constructor(ctx: AppContext, namespaces: NamespaceTable | undefined, held: HeldWork, errorResponse: ErrorResponder) {
+    this.#ctx = ctx;
+    this.#errorResponse = errorResponse;
+    this.namespaces = namespaces;
+    this.held = held;
+    this.hostsLoaded = ctx.storedHosts.ready;
+    this.clockLoaded = ctx.clockSync.loaded;
+  }
+
+  get backend(): Backend {
+    return this.#ctx.backend;
+  }
+  get endpoints(): AppContext['endpoints'] {
+    return this.#ctx.endpoints;
+  }
+  get journal(): AppContext['journal'] {
+    return this.#ctx.journal;
+  }
+  get feed(): AppContext['feed'] {
+    return this.#ctx.feed;
+  }
+  get streams(): AppContext['streams'] {
+    return this.#ctx.streams;
+  }
+  get sockets(): AppContext['sockets'] {
+    return this.#ctx.sockets;
+  }
+  get handler(): AppContext['handler'] {
+    return this.#ctx.handler;
+  }
+  get deliveries(): AppContext['deliveries'] {
+    return this.#ctx.deliveries;
+  }
+  get twins(): AppContext['twins'] {
+    return this.#ctx.twins;
+  }
+  get options(): ResolvedAppOptions {
+    return this.#ctx.options;
+  }
+  get proxy(): AppContext['proxy'] {
+    return this.#ctx.proxy;
+  }
+  get hosts(): AppContext['hosts'] {
+    return this.#ctx.hosts;
+  }
+  get clock(): AppContext['clock'] {
+    return this.#ctx.clock;
+  }
+  get timers(): AppContext['timers'] {
+    return this.#ctx.timers;
+  }
+  get docs(): readonly RouteDoc[] {
+    return this.#ctx.docs;
+  }
+  get fetchEndpoint(): Responder {
+    this.#fetchEndpoint ??= endpointFetch(this.#ctx, this.#errorResponse);
+    return this.#fetchEndpoint;
+  }
+}
+
+/**
  * Creates the mockpoint app.
  * @example
  * const app = createApp({ store: new MemoryStore() })
@@ -410,30 +485,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   app.onError((error, c) => errorResponse(error, c.req.raw));
   app.notFound(notFoundAnswer(ctx));
   const made: MockpointApp = Object.assign(app, {
-    mockpoint: {
-      backend,
-      endpoints: ctx.endpoints,
-      journal: ctx.journal,
-      feed: ctx.feed,
-      streams: ctx.streams,
-      sockets: ctx.sockets,
-      handler: ctx.handler,
-      deliveries: ctx.deliveries,
-      twins: ctx.twins,
-      options: resolved,
-      proxy: ctx.proxy,
-      hosts: ctx.hosts,
-      clock: ctx.clock,
-      timers: ctx.timers,
-      get docs() {
-        return ctx.docs;
-      },
-      held: new HeldWork(options.namespace?.name),
-      hostsLoaded: ctx.storedHosts.ready,
-      clockLoaded: ctx.clockSync.loaded,
-      namespaces,
-      fetchEndpoint: endpointFetch(ctx, errorResponse),
-    },
+    mockpoint: new AppServices(ctx, namespaces, new HeldWork(options.namespace?.name), errorResponse),
   });
   // The API (and what `extend` adds after it) on the app's first use: a daemon serving stored
   // endpoints, and a namespace's app, may never need it (first-use.ts).
