@@ -393,6 +393,10 @@ function earlyAnswer(
     });
 }
 
+const CTX = Symbol('mockpoint.context');
+const ERROR_RESPONSE = Symbol('mockpoint.errorResponse');
+const FETCH_ENDPOINT = Symbol('mockpoint.fetchEndpoint');
+
 /**
  * {@link MockpointApp.mockpoint}: the parts of `ctx` as they are, read through it (a part made on
  * first use stays unmade until then), and `fetchEndpoint` made on its first read: a Node daemon
@@ -400,17 +404,18 @@ function earlyAnswer(
  * getters (which V8 keeps as a dictionary): one is made per namespace, and the hot path reads it.
  */
 class AppServices implements MockpointServices {
-  readonly #ctx: AppContext;
-  readonly #errorResponse: ErrorResponder;
-  #fetchEndpoint: Responder | undefined;
+  // Kept under symbols, not private names: a view made with `Object.create(app.mockpoint)` reads through them too.
+  readonly [CTX]: AppContext;
+  readonly [ERROR_RESPONSE]: ErrorResponder;
+  [FETCH_ENDPOINT]: Responder | undefined;
   readonly namespaces: NamespaceTable | undefined;
   readonly held: HeldWork;
   readonly hostsLoaded: Promise<void>;
   readonly clockLoaded: Promise<void>;
 
   constructor(ctx: AppContext, namespaces: NamespaceTable | undefined, held: HeldWork, errorResponse: ErrorResponder) {
-    this.#ctx = ctx;
-    this.#errorResponse = errorResponse;
+    this[CTX] = ctx;
+    this[ERROR_RESPONSE] = errorResponse;
     this.namespaces = namespaces;
     this.held = held;
     this.hostsLoaded = ctx.storedHosts.ready;
@@ -418,53 +423,53 @@ class AppServices implements MockpointServices {
   }
 
   get backend(): Backend {
-    return this.#ctx.backend;
+    return this[CTX].backend;
   }
   get endpoints(): AppContext['endpoints'] {
-    return this.#ctx.endpoints;
+    return this[CTX].endpoints;
   }
   get journal(): AppContext['journal'] {
-    return this.#ctx.journal;
+    return this[CTX].journal;
   }
   get feed(): AppContext['feed'] {
-    return this.#ctx.feed;
+    return this[CTX].feed;
   }
   get streams(): AppContext['streams'] {
-    return this.#ctx.streams;
+    return this[CTX].streams;
   }
   get sockets(): AppContext['sockets'] {
-    return this.#ctx.sockets;
+    return this[CTX].sockets;
   }
   get handler(): AppContext['handler'] {
-    return this.#ctx.handler;
+    return this[CTX].handler;
   }
   get deliveries(): AppContext['deliveries'] {
-    return this.#ctx.deliveries;
+    return this[CTX].deliveries;
   }
   get twins(): AppContext['twins'] {
-    return this.#ctx.twins;
+    return this[CTX].twins;
   }
   get options(): ResolvedAppOptions {
-    return this.#ctx.options;
+    return this[CTX].options;
   }
   get proxy(): AppContext['proxy'] {
-    return this.#ctx.proxy;
+    return this[CTX].proxy;
   }
   get hosts(): AppContext['hosts'] {
-    return this.#ctx.hosts;
+    return this[CTX].hosts;
   }
   get clock(): AppContext['clock'] {
-    return this.#ctx.clock;
+    return this[CTX].clock;
   }
   get timers(): AppContext['timers'] {
-    return this.#ctx.timers;
+    return this[CTX].timers;
   }
   get docs(): readonly RouteDoc[] {
-    return this.#ctx.docs;
+    return this[CTX].docs;
   }
   get fetchEndpoint(): Responder {
-    this.#fetchEndpoint ??= endpointFetch(this.#ctx, this.#errorResponse);
-    return this.#fetchEndpoint;
+    this[FETCH_ENDPOINT] ??= endpointFetch(this[CTX], this[ERROR_RESPONSE]);
+    return this[FETCH_ENDPOINT];
   }
 }
 
