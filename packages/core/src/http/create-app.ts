@@ -332,10 +332,10 @@ function namespaceTable(
   const early = new NamespaceEarly({ ...resolved, apiEncoders: options.apiEncoders });
   return new NamespaceTable(backend.namespaces, {
     max: resolved.maxNamespaces,
-    make: (parts, entry) => {
+    make: (parts, entry, fresh) => {
       const app = createApp({
         ...shared,
-        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace),
+        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace, fresh),
         namespace: {
           name: entry.name,
           tokenHash: entry.tokenHash,

@@ -5,7 +5,7 @@ import { createApp, type MockpointApp } from '../index.js';
 import type { Backend } from '../store/backend.js';
 import { memoryBackend } from '../store/memory/backend.js';
 import type { BackendNamespaces } from '../store/namespaces.js';
-import type { NamespaceTable } from './namespace-table.js';
+import { NamespaceTable } from './namespace-table.js';
 
 const ADMIN = 'admin-s3cret';
 const admin = { authorization: `Bearer ${ADMIN}` };
@@ -222,5 +222,80 @@ describe('the TTL sweep of a serving replica', () => {
     } finally {
       clearInterval(busy);
     }
+  });
+});
+
+describe("a namespace's parts known to hold nothing (its name ledger reads none)", () => {
+  /** A table over `namespaces` whose `make` notes, per name, whether it was told the parts are fresh. */
+  function tableOver(namespaces: BackendNamespaces, seen: [string, boolean][]): NamespaceTable {
+    const table = new NamespaceTable(namespaces, {
+      max: 10,
+      // Unloaded on the second sweep after its last use (the first notes the use).
+      sweepMs: 5,
+      unloadAfterMs: 0,
+      make: (parts, entry, fresh) => {
+        seen.push([entry.name, fresh]);
+        return createApp({ backend: parts });
+      },
+      report: (error) => {
+        throw error;
+      },
+    });
+    tables.push(table);
+    return table;
+  }
+  const tables: NamespaceTable[] = [];
+  afterEach(async () => {
+    for (const table of tables.splice(0)) await table.close();
+  });
+
+  it('are only those of a namespace made by this table, opened the first time since', async () => {
+    const namespaces = memoryBackend().namespaces as BackendNamespaces;
+    const seen: [string, boolean][] = [];
+    const here = tableOver(namespaces, seen);
+    const there = tableOver(namespaces, []);
+    await here.create({ name: 'a' });
+    await there.create({ name: 'b' });
+    await here.app('a');
+    await here.app('b');
+    expect(seen).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+    // Unloaded when idle, made again on its next request: its parts hold what was written.
+    await vi.waitFor(() => expect(here.liveCount).toBe(0), { timeout: 5000, interval: 10 });
+    await here.app('a');
+    // Deleted and made again with its name: emptied, fresh again.
+    await here.delete('a');
+    await here.create({ name: 'a' });
+    await here.app('a');
+    expect(seen.slice(2)).toEqual([
+      ['a', false],
+      ['a', true],
+    ]);
+  });
+
+  it('are not those of a namespace whose first make failed', async () => {
+    const namespaces = memoryBackend().namespaces as BackendNamespaces;
+    const seen: [string, boolean][] = [];
+    let fail = true;
+    const table = new NamespaceTable(namespaces, {
+      max: 10,
+      make: (parts, entry, fresh) => {
+        seen.push([entry.name, fresh]);
+        if (fail) throw new Error('make failed');
+        return createApp({ backend: parts });
+      },
+      report: () => undefined,
+    });
+    tables.push(table);
+    await table.create({ name: 'a' });
+    await expect(table.app('a')).rejects.toThrow('make failed');
+    fail = false;
+    await table.app('a');
+    expect(seen).toEqual([
+      ['a', true],
+      ['a', false],
+    ]);
   });
 });

@@ -28,8 +28,11 @@ import { releaseAppHeld } from './release-held.js';
 export interface NamespaceTableOptions {
   /** Namespaces that may exist at once (0: namespaces are off). */
   max: number;
-  /** Makes the app of a namespace over its backend. */
-  make: (backend: Backend, entry: NamespaceEntry) => MockpointApp;
+  /**
+   * Makes the app of a namespace over its backend. `fresh`: the namespace was made by this table
+   * and its parts are opened for the first time since, so they hold nothing yet.
+   */
+  make: (backend: Backend, entry: NamespaceEntry, fresh: boolean) => MockpointApp;
   /** Called with what fails in the background (a sweep, a touch). */
   report: (error: unknown) => void;
   /** The clock, in ms since the epoch. @default Date.now */
@@ -97,6 +100,11 @@ export class NamespaceTable {
    * Not for a clock shared through the backend (Redis): that one is read from it.
    */
   readonly #clocks = new Map<string, { state: ClockState; of: NamespaceEntry }>();
+  /**
+   * The namespaces this table made (their parts emptied first) whose parts have not been opened
+   * since: their first app starts knowing they hold nothing (its name ledger reads none).
+   */
+  readonly #fresh = new Set<string>();
   /** Apps being unloaded: one made again waits until its parts are closed. */
   readonly #unloading = new Map<string, Promise<void>>();
   /** The last create or delete of each name still running here: the next one waits for it. */
@@ -176,6 +184,7 @@ export class NamespaceTable {
         await Promise.allSettled(names.map((name) => this.#namespaces.registry.delete(name)));
         throw failed.reason;
       }
+      for (const name of names) this.#fresh.add(name);
       return outcome;
     });
     if (created === 'exists') {
@@ -223,6 +232,7 @@ export class NamespaceTable {
     if (!isValidName(name)) throw notFound(name);
     await this.#serial(name, async () => {
       if (!(await this.#namespaces.registry.delete(name))) throw notFound(name);
+      this.#fresh.delete(name);
       await this.#letGo(name);
       this.#clocks.delete(name);
       await this.#namespaces.drop(name, dropOf(name));
@@ -334,10 +344,12 @@ export class NamespaceTable {
     await this.#unloading.get(name)?.catch(() => undefined);
     const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
     if (entry === undefined) throw notFound(name);
+    // Taken once: an app made again (after an unload, or a failed make) reads what its parts hold.
+    const fresh = this.#fresh.delete(name);
     const backend = await this.#namespaces.open(name);
     let app: MockpointApp;
     try {
-      app = this.#options.make(backend, entry);
+      app = this.#options.make(backend, entry, fresh);
       // Its journal and queue may be those an unload released (kept from one open to the next): they wait again.
       app.mockpoint.journal.reopen();
       app.mockpoint.endpoints.queue.reopen();
@@ -454,6 +466,9 @@ export class NamespaceTable {
     for (const name of this.#clocks.keys()) {
       if (!existing.has(name)) this.#clocks.delete(name);
     }
+    for (const name of this.#fresh) {
+      if (!existing.has(name)) this.#fresh.delete(name);
+    }
     for (const entry of entries) {
       const ttlMs = entry.ttlMs;
       if (ttlMs === undefined) continue;
@@ -466,6 +481,7 @@ export class NamespaceTable {
         if (now - Math.max(current.usedAt, this.#live.get(entry.name)?.usedAt ?? 0) <= ttlMs) return;
         if (await registry.delete(entry.name)) {
           this.#clocks.delete(entry.name);
+          this.#fresh.delete(entry.name);
           await this.#letGo(entry.name);
           await this.#namespaces.drop(entry.name, dropOf(entry.name));
         }

@@ -74,18 +74,29 @@ class Deleting {
 
 /**
  * The ledger of `store`: its own where it has one (Redis), else one in this
- * process that first reads every name the store holds, and those of `others`.
+ * process that first reads every name the store holds, and those of `others`
+ * (none read when the parts are known to hold nothing: `empty`).
  */
-export function nameLedgerOf(store: EndpointStore, others: Pick<CollectionStore, 'names'>[] = []): NameLedger {
+export function nameLedgerOf(
+  store: EndpointStore,
+  others: Pick<CollectionStore, 'names'>[] = [],
+  empty = false,
+): NameLedger {
   return (
     store.nameLedger?.() ??
-    new LocalNameLedger(async () => {
-      const names = await storeNames(store);
-      for (const part of others) for (const name of await part.names()) names.add(name);
-      return names;
-    })
+    new LocalNameLedger(
+      empty
+        ? holdsNone
+        : async () => {
+            const names = await storeNames(store);
+            for (const part of others) for (const name of await part.names()) names.add(name);
+            return names;
+          },
+    )
   );
 }
+
+const holdsNone = async (): Promise<string[]> => [];
 
 /** `target` with the methods of `own` in place of its own; every other call goes to `target` as it is. */
 function overriding<T extends object>(target: T, own: Partial<T>): T {
@@ -166,10 +177,12 @@ export function boundedStore(
  * `parts` with their store, collections, state and queue bounded together to
  * `max` names (one ledger): seeding or changing collections, putting state or
  * queueing answers claims the name as a record does. (A state move needs the
- * name's routes: it holds one already.)
+ * name's routes: it holds one already.) `empty`: the parts are known to hold
+ * nothing (a namespace made by this process and opened for the first time),
+ * so the ledger starts empty instead of reading every name they hold.
  */
-export function boundedParts<P extends CappedParts>(parts: P, max: number): P {
-  const ledger = nameLedgerOf(parts.store, [parts.collections, parts.states, parts.queue]);
+export function boundedParts<P extends CappedParts>(parts: P, max: number, empty = false): P {
+  const ledger = nameLedgerOf(parts.store, [parts.collections, parts.states, parts.queue], empty);
   const deleting = new Deleting();
   const claim = async (name: string): Promise<void> => {
     await deleting.settled(name);
