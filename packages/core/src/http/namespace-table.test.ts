@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type MockpointApp } from '../index.js';
 import type { Backend } from '../store/backend.js';
 import { memoryBackend } from '../store/memory/backend.js';
-import type { BackendNamespaces } from '../store/namespaces.js';
+import type { BackendNamespaces, DropOptions } from '../store/namespaces.js';
 import { NamespaceTable } from './namespace-table.js';
 
 const ADMIN = 'admin-s3cret';
@@ -272,6 +272,25 @@ describe("a namespace's parts known to hold nothing (its name ledger reads none)
     expect(seen.slice(2)).toEqual([
       ['a', false],
       ['a', true],
+    ]);
+  });
+
+  it('a name drawn here is dropped as unused before its namespace is made; a chosen name is emptied', async () => {
+    const inner = memoryBackend().namespaces as BackendNamespaces;
+    const drops: [string, DropOptions | undefined][] = [];
+    const namespaces: BackendNamespaces = {
+      ...inner,
+      drop: (name, options) => {
+        drops.push([name, options]);
+        return inner.drop(name, options);
+      },
+    };
+    const table = tableOver(namespaces, []);
+    const [drawn] = await table.createMany({}, 1);
+    await table.create({ name: 'chosen' });
+    expect(drops).toEqual([
+      [drawn?.name, { unused: true }],
+      ['chosen', undefined],
     ]);
   });
 

@@ -71,6 +71,9 @@ function dropOf(name: string): DropOptions {
   return { durable: !isRandomName(name) };
 }
 
+/** How a name drawn at random a moment ago is dropped before its namespace is used: nothing to remove. */
+const UNUSED: DropOptions = { unused: true };
+
 function notFound(name: string): MockpointError {
   return new MockpointError(
     'NAMESPACE_NOT_FOUND',
@@ -154,10 +157,12 @@ export class NamespaceTable {
         const token = newToken(name);
         const entry: NamespaceEntry = { name, tokenHash: await tokenHash(token), createdAt: now, usedAt: now };
         if (request.ttlMs !== undefined) entry.ttlMs = request.ttlMs;
-        return { entry, token };
+        return { entry, token, drawn: request.name === undefined };
       }),
     );
     const names = made.map(({ entry }) => entry.name);
+    // Names drawn here a moment ago: no one has used them, so nothing of theirs is left to remove.
+    const drawn = new Set(made.filter((one) => one.drawn).map(({ entry }) => entry.name));
     const max = this.#options.max;
     // One name's create and delete run one after the other here: a delete's drop must not wipe a new namespace.
     const created = await this.#serialAll(names, async () => {
@@ -175,7 +180,7 @@ export class NamespaceTable {
           this.#clocks.delete(name);
           await this.#letGo(name);
           // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
-          await this.#namespaces.drop(name);
+          await this.#namespaces.drop(name, drawn.has(name) ? UNUSED : undefined);
         }),
       );
       const failed = readied.find((one) => one.status === 'rejected');
