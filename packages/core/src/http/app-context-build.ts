@@ -172,7 +172,7 @@ class BuiltContext implements AppContext {
     this.journal = backend.journal;
     this.sockets = made.sockets;
     this.hosts = made.hosts;
-    this.storedHosts = new StoredHosts(made.hosts, backend.store);
+    this.storedHosts = new StoredHosts(made.hosts, backend.store, options.namespace?.empty === true);
     this.proxy = made.proxy;
     this.deliveries = made.deliveries;
     this.clock = made.clock;

@@ -333,9 +333,11 @@ function namespaceTable(
   return new NamespaceTable(backend.namespaces, {
     max: resolved.maxNamespaces,
     make: (parts, entry, fresh) => {
+      // Fresh parts of a store no other process writes hold nothing: nothing of theirs is read at start.
+      const empty = fresh && parts.store.changes === undefined;
       const app = createApp({
         ...shared,
-        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace, fresh),
+        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace, empty),
         namespace: {
           name: entry.name,
           tokenHash: entry.tokenHash,
@@ -343,6 +345,7 @@ function namespaceTable(
           docs,
           early,
           resolved,
+          empty,
         },
       });
       // Made on a request, after the runtime's serve() set the default app's upgrade.

@@ -294,6 +294,55 @@ describe("a namespace's parts known to hold nothing (its name ledger reads none)
     ]);
   });
 
+  it('its first app, in a serving table, resumes no delivery nor twin and reads no host mapping; one made again does', async () => {
+    const namespaces = memoryBackend().namespaces as BackendNamespaces;
+    const made: MockpointApp[] = [];
+    const counted = new Set<object>();
+    let hostReads = 0;
+    const table = new NamespaceTable(namespaces, {
+      max: 10,
+      sweepMs: 5,
+      unloadAfterMs: 0,
+      make: (parts, _entry, fresh) => {
+        // The same store each open (memory keeps a namespace's parts until it is dropped): counted once.
+        if (!counted.has(parts.store)) {
+          counted.add(parts.store);
+          const read = parts.store.settingNames.bind(parts.store);
+          parts.store.settingNames = (kind, options) => {
+            if (kind === 'hosts') hostReads++;
+            return read(kind, options);
+          };
+        }
+        const app = createApp({ backend: parts, namespace: { name: 'a', tokenHash: 'h', empty: fresh } });
+        vi.spyOn(app.mockpoint.deliveries, 'start');
+        vi.spyOn(app.mockpoint.twins, 'resume');
+        made.push(app);
+        return app;
+      },
+      report: (error) => {
+        throw error;
+      },
+    });
+    tables.push(table);
+    table.serve();
+    await table.create({ name: 'a' });
+    // Each app is handed out once its host mappings are in (read, or known to be none).
+    await table.app('a');
+    const readByFirst = hostReads;
+    await vi.waitFor(() => expect(table.liveCount).toBe(0), { timeout: 5000, interval: 10 });
+    await table.app('a');
+    expect([readByFirst, hostReads - readByFirst]).toEqual([0, 1]);
+    expect(
+      made.map((app) => [
+        vi.mocked(app.mockpoint.deliveries.start).mock.calls.length,
+        vi.mocked(app.mockpoint.twins.resume).mock.calls.length,
+      ]),
+    ).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+  });
+
   it('are not those of a namespace whose first make failed', async () => {
     const namespaces = memoryBackend().namespaces as BackendNamespaces;
     const seen: [string, boolean][] = [];

@@ -367,8 +367,11 @@ export class NamespaceTable {
       throw error;
     }
     if (this.#serving) {
-      app.mockpoint.deliveries.start();
-      void app.mockpoint.twins.resume();
+      // Fresh parts hold no delivery nor twin outbox to resume (a new delivery starts the worker);
+      // a shared delivery store's worker also looks for what other replicas took in.
+      const { deliveries, twins } = app.mockpoint;
+      if (!fresh || deliveries.store.shared) deliveries.start();
+      if (!fresh) void twins.resume();
     }
     const now = this.#now();
     const live: Live = { entry, app, backend, hits: 1, usedAt: now, writtenAt: entry.usedAt, adapters: new Map() };
