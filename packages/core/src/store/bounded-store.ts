@@ -52,22 +52,28 @@ const FIRST_ROUTES = Symbol('first routes');
  * the name's delete (and its release from the ledger) has finished.
  */
 class Deleting {
-  readonly #running = new Map<string, Promise<unknown>>();
+  /** Made by the first delete, dropped with the last under way (a namespace's parts hold none between deletes). */
+  #running: Map<string, Promise<unknown>> | undefined;
 
   /** Resolves once no delete of `name` is under way (at once, without a Promise to wait on, when none is). */
   settled(name: string): Promise<unknown> | undefined {
     // Whether it succeeded is the delete's caller's to hear, not the write's.
-    return this.#running.get(name)?.then(ignore, ignore);
+    return this.#running?.get(name)?.then(ignore, ignore);
   }
 
   async run<T>(name: string, remove: () => Promise<T>): Promise<T> {
     // A delete after another of the same name waits for it too.
-    const running = this.#running.get(name)?.then(remove, remove) ?? remove();
+    const running = this.#running?.get(name)?.then(remove, remove) ?? remove();
+    this.#running ??= new Map();
     this.#running.set(name, running);
     try {
       return await running;
     } finally {
-      if (this.#running.get(name) === running) this.#running.delete(name);
+      const all = this.#running;
+      if (all?.get(name) === running) {
+        all.delete(name);
+        if (all.size === 0) this.#running = undefined;
+      }
     }
   }
 }
