@@ -122,10 +122,8 @@ export class EndpointHandler {
   constructor(options: EndpointHandlerOptions) {
     this.#onUnexpectedError = options.onUnexpectedError;
     const steps = options.steps ?? PIPELINE;
-    const record = steps.indexOf(recordStep);
     this.#steps = steps;
-    this.#beforeRecord = record === -1 ? steps : steps.slice(0, record);
-    this.#callSteps = [...steps.filter((step) => step.answers !== 'http'), UNANSWERED];
+    ({ beforeRecord: this.#beforeRecord, callSteps: this.#callSteps } = stepListsOf(steps));
     const clock = options.clock ?? new Clock();
     this.#parts = {
       endpoints: options.endpoints,
@@ -317,6 +315,27 @@ const UNANSWERED: Step = {
   passes: () => true,
   reads: FIRST_BYTES,
 };
+
+/** What a pipeline's steps are taken apart into, once per pipeline (shared by every namespace's handler). */
+interface StepLists {
+  readonly beforeRecord: readonly Step[];
+  readonly callSteps: readonly Step[];
+}
+
+const STEP_LISTS = new WeakMap<readonly Step[], StepLists>();
+
+function stepListsOf(steps: readonly Step[]): StepLists {
+  let lists = STEP_LISTS.get(steps);
+  if (lists === undefined) {
+    const record = steps.indexOf(recordStep);
+    lists = {
+      beforeRecord: record === -1 ? steps : steps.slice(0, record),
+      callSteps: [...steps.filter((step) => step.answers !== 'http'), UNANSWERED],
+    };
+    STEP_LISTS.set(steps, lists);
+  }
+  return lists;
+}
 
 function answeredOrNot(verdict: Verdict): Verdict | undefined {
   return verdict === NO_VERDICT ? undefined : verdict;

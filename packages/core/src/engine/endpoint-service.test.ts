@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../api/route.js';
 import type { EndpointRecord, ListPage } from '../api/schemas.js';
+import type { GrpcRouting } from '../grpc/grpc-reply.js';
 import type { SettingKind, SettingValue, StoredSetting } from '../settings/name-settings.js';
 import { LevelStore } from '../store/level/index.js';
 import { MemoryAnswerQueue } from '../store/memory/memory-answer-queue.js';
@@ -328,5 +329,29 @@ describe('EndpointService cache', () => {
         await dispose();
       }
     });
+  });
+});
+
+describe('EndpointService gRPC catalog, made on first use', () => {
+  const unanswered: GrpcRouting = async () => undefined;
+  const routing = (): GrpcRouting => unanswered;
+  const other = (): GrpcRouting => unanswered;
+
+  it('gives the catalog made later the routing set before it', () => {
+    const service = serviceOver(new MemoryStore(), 1024);
+    service.routeGrpc(routing);
+    // A second routing never replaces the first (as `??=` on the catalog did).
+    service.routeGrpc(other);
+    expect(service.grpc.routing).toBe(routing);
+    expect(service.grpc).toBe(service.grpc);
+  });
+
+  it('routes the catalog made first, once', () => {
+    const service = serviceOver(new MemoryStore(), 1024);
+    const catalog = service.grpc;
+    expect(catalog.routing).toBeUndefined();
+    service.routeGrpc(routing);
+    service.routeGrpc(other);
+    expect(catalog.routing).toBe(routing);
   });
 });

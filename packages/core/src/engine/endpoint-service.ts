@@ -72,8 +72,11 @@ export class EndpointService {
   readonly compiled: CompiledSettings<Compiled>;
   /** Builds the stored GraphQL schemas and answers their operations (a worker thread on the daemon). */
   readonly graphqlRunner: GraphqlRunner;
-  /** Which name holds which gRPC service, and each name's server (docs/grpc.md). */
-  readonly grpc: GrpcCatalog;
+  /** Who parses `.proto` sources, for {@link grpc}. */
+  readonly #protoCompiler: ProtoCompiler | undefined;
+  #grpc: GrpcCatalog | undefined;
+  /** How the catalog routes a name's calls (set by the app, given to the catalog when it is made). */
+  #grpcRouting: GrpcCatalog['routing'];
   /** Puts of protobuf definitions, one at a time: a service is checked free and taken in one step. */
   readonly #grpcPuts = new KeyedMutex();
   /**
@@ -94,7 +97,7 @@ export class EndpointService {
     protoCompiler?: ProtoCompiler,
   ) {
     this.store = store;
-    this.grpc = new GrpcCatalog(store, protoCompiler);
+    this.#protoCompiler = protoCompiler;
     this.graphqlRunner = graphqlRunner;
     this.collections = collections;
     this.states = states;
@@ -125,6 +128,24 @@ export class EndpointService {
     });
     // Pushes and clears, from this process or (a shared queue) any other.
     this.#unsubscribeQueue = queue.onChange((name) => this.changes.changed(name));
+  }
+
+  /**
+   * Which name holds which gRPC service, and each name's server (docs/grpc.md): made on its first
+   * use (a namespace's app, one per test session, seldom serves gRPC).
+   */
+  get grpc(): GrpcCatalog {
+    if (this.#grpc === undefined) {
+      this.#grpc = new GrpcCatalog(this.store, this.#protoCompiler);
+      this.#grpc.routing = this.#grpcRouting;
+    }
+    return this.#grpc;
+  }
+
+  /** Sets how the catalog routes a name's calls, unless that is set already (routes/grpc-calls.ts). */
+  routeGrpc(routing: NonNullable<GrpcCatalog['routing']>): void {
+    if (this.#grpc !== undefined) this.#grpc.routing ??= routing;
+    else this.#grpcRouting ??= routing;
   }
 
   /** Whether the cache may be filled now: a shared store must be delivering changes. */
@@ -318,14 +339,14 @@ export class EndpointService {
     this.#reading.forget(name);
     this.#routeReading.forget(name);
     this.compiled.forget(name);
-    this.grpc.forget(name);
+    this.#grpc?.forget(name);
   }
 
   #forgetAll(): void {
     this.#reading.forgetAll();
     this.#routeReading.forgetAll();
     this.compiled.forgetAll();
-    this.grpc.forgetAll();
+    this.#grpc?.forgetAll();
   }
 
   /**

@@ -19,10 +19,19 @@ export interface NameCache<T> {
   clear(): void;
 }
 
+/** A name's token, with the load it took it for (a write's token has none). */
+interface Held<T> {
+  readonly token: symbol;
+  value: Promise<T> | undefined;
+}
+
 export class ReadTokens<T> {
-  readonly #tokens = new Map<string, symbol>();
-  /** The load under way of each name, with the token it took: later misses share it while the token stands. */
-  readonly #loading = new Map<string, { token: symbol; value: Promise<T> }>();
+  /**
+   * The token of each name being read (or written, with a shared store), with the load under way:
+   * later misses share it while the token stands. Made by the first token and dropped with the
+   * last, so that a namespace's caches (one app per test session) hold no map between reads.
+   */
+  #held: Map<string, Held<T>> | undefined;
   readonly #cache: NameCache<T>;
   readonly #cacheable: () => boolean;
 
@@ -40,12 +49,12 @@ export class ReadTokens<T> {
   read(name: string, load: () => Promise<T>): Promise<T> {
     const hit = this.#cache.get(name);
     if (hit !== undefined) return Promise.resolve(hit);
-    const flight = this.#loading.get(name);
-    if (flight !== undefined && this.stands(name, flight.token)) return flight.value;
-    const token = this.take(name);
-    const value = this.#load(name, token, load);
-    this.#loading.set(name, { token, value });
-    return value;
+    // Held: its token stands (a write's withdrawal or a newer token replaces it).
+    const flight = this.#held?.get(name)?.value;
+    if (flight !== undefined) return flight;
+    const held = this.#hold(name);
+    held.value = this.#load(name, held.token, load);
+    return held.value;
   }
 
   async #load(name: string, token: symbol, load: () => Promise<T>): Promise<T> {
@@ -57,41 +66,48 @@ export class ReadTokens<T> {
       return value;
     } finally {
       this.release(name, token);
-      if (this.#loading.get(name)?.token === token) this.#loading.delete(name);
     }
   }
 
   /** A fresh token for `name`, replacing any other. */
   take(name: string): symbol {
-    const token = Symbol(name);
-    this.#tokens.set(name, token);
-    return token;
+    return this.#hold(name).token;
+  }
+
+  #hold(name: string): Held<T> {
+    const held: Held<T> = { token: Symbol(name), value: undefined };
+    this.#held ??= new Map();
+    this.#held.set(name, held);
+    return held;
   }
 
   /** Whether `token` is still the one of `name` (nothing withdrew it). */
   stands(name: string, token: symbol): boolean {
-    return this.#tokens.get(name) === token;
+    return this.#held?.get(name)?.token === token;
   }
 
   /** Drops `token` if it is still the one of `name`. */
   release(name: string, token: symbol): void {
-    if (this.#tokens.get(name) === token) this.#tokens.delete(name);
+    if (this.stands(name, token)) this.withdraw(name);
   }
 
   /** Withdraws the token of `name` (a write to it). */
   withdraw(name: string): void {
-    this.#tokens.delete(name);
+    const held = this.#held;
+    if (held === undefined) return;
+    held.delete(name);
+    if (held.size === 0) this.#held = undefined;
   }
 
   /** Withdraws the token of `name` and drops what the cache holds for it (a write to it). */
   forget(name: string): void {
-    this.#tokens.delete(name);
+    this.withdraw(name);
     this.#cache.delete(name);
   }
 
   /** Withdraws every token and empties the cache (a clear, or changes that may have been missed). */
   forgetAll(): void {
-    this.#tokens.clear();
+    this.#held = undefined;
     this.#cache.clear();
   }
 }

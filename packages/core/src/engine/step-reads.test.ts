@@ -43,7 +43,7 @@ afterEach(async () => {
 
 /** Serves `app` through the Node adapter, its endpoints answered by `handler`. */
 async function serve(app: MockpointApp, handler: EndpointHandler): Promise<string> {
-  const services = Object.assign(Object.create(app.mockpoint) as MockpointApp['mockpoint'], { handler });
+  const services = Object.create(app.mockpoint, { handler: { value: handler } }) as MockpointApp['mockpoint'];
   const view = Object.defineProperty(Object.create(app) as MockpointApp, 'mockpoint', { value: services });
   const server = createServer(createNodeListener(view, { overrideGlobalObjects: false }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -27,10 +27,16 @@ export class StoredHosts {
   /** Resolves once the table holds what the store held at start; rejects when the store could not be read. */
   readonly ready: Promise<void>;
 
-  constructor(table: HostTable, store: EndpointStore) {
+  /** `empty`: the store is known to hold no host mapping (a namespace's made a moment ago): none is read. */
+  constructor(table: HostTable, store: EndpointStore, empty = false) {
     this.#table = table;
     this.#store = store;
     store.changes?.subscribe((name) => void this.#changed(name));
+    if (empty) {
+      this.#loaded = true;
+      this.ready = Promise.resolve();
+      return;
+    }
     this.ready = this.#lock.run(ALL, () => this.#loadAll());
     // Whoever starts serving awaits it; nobody else must see an unhandled rejection.
     this.ready.then(

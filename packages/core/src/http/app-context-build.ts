@@ -9,7 +9,7 @@
 import { ProxySettings } from '../answer/proxy/proxy-settings.js';
 import { OpenStreams } from '../answer/stream/open-streams.js';
 import { OpenSockets, socketShareOf } from '../answer/websocket/open-sockets.js';
-import { createSchemas } from '../api/schemas.js';
+import { createSchemas, type Schemas } from '../api/schemas.js';
 import { Clock } from '../clock/clock.js';
 import { ClockSync } from '../clock/shared-clock.js';
 import { EndpointHandler } from '../engine/endpoint-handler.js';
@@ -32,8 +32,8 @@ import type { RouteDoc } from './openapi.js';
  * per test session, and building them is two thirds of `createApp()` (6.7 of
  * 10 ms, measured).
  */
-const SCHEMAS = new Map<number, ReturnType<typeof createSchemas>>();
-function schemasFor(maxDelayMs: number): ReturnType<typeof createSchemas> {
+const SCHEMAS = new Map<number, Schemas>();
+function schemasFor(maxDelayMs: number): Schemas {
   let schemas = SCHEMAS.get(maxDelayMs);
   if (schemas === undefined) {
     schemas = createSchemas({ maxDelayMs });
@@ -120,45 +120,94 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     // Replicas on one Redis take a twin's changes in turns there too (docs/twins.md).
     ...(backend.turns === undefined ? {} : { turns: backend.turns }),
   });
-  const docs: RouteDoc[] = [];
-  return {
-    twins,
+  return new BuiltContext(options, resolved, backend, {
+    endpoints,
     proxy,
     sockets,
-    hosts,
-    storedHosts: new StoredHosts(hosts, backend.store),
-    options: resolved,
-    backend,
-    endpoints,
-    journal,
-    feed: new JournalFeed(journal, { ...options.journalStreams, maxStreams: resolved.maxStreams }),
-    streams: new OpenStreams(),
-    handler: new EndpointHandler({
-      endpoints,
-      journal,
-      replays: backend.replays,
-      onUnexpectedError: options.onUnexpectedError,
-      proxy,
-      maxBodyBytes: resolved.maxBodyBytes,
-      collectionLimits: resolved,
-      sockets,
-      rateLimitNow: options.rateLimitNow,
-      steps: options.steps,
-      rateBucketStore: backend.rateBuckets,
-      clock,
-      timers,
-      twins,
-    }),
     clock,
     clockSync,
     timers,
+    hosts,
     deliveries,
-    // Built on the first read (the API's routes, registered on the app's first use): a daemon
-    // that only serves stored endpoints never builds them (docs/performance.md, "ready").
-    get schemas() {
-      return schemasFor(resolved.maxDelayMs);
-    },
-    docs,
-    describe: docs,
-  };
+    twins,
+  });
+}
+
+/** The parts {@link buildAppContext} makes before the context itself. */
+type MadeParts = Pick<
+  AppContext,
+  'endpoints' | 'proxy' | 'sockets' | 'clock' | 'clockSync' | 'timers' | 'hosts' | 'deliveries' | 'twins'
+>;
+
+/**
+ * The {@link AppContext}: a class, not an object literal with getters (which V8 keeps as a
+ * dictionary), since one is made per namespace (a test session's) and the hot path reads it. The
+ * journal's live streams (`feed`) are made on their first read: a namespace seldom streams its journal.
+ */
+class BuiltContext implements AppContext {
+  readonly options: ResolvedAppOptions;
+  readonly backend: Backend;
+  readonly endpoints: AppContext['endpoints'];
+  readonly journal: AppContext['journal'];
+  readonly streams = new OpenStreams();
+  readonly sockets: AppContext['sockets'];
+  readonly handler: AppContext['handler'];
+  readonly hosts: AppContext['hosts'];
+  readonly storedHosts: AppContext['storedHosts'];
+  readonly proxy: AppContext['proxy'];
+  readonly deliveries: AppContext['deliveries'];
+  readonly clock: AppContext['clock'];
+  readonly clockSync: AppContext['clockSync'];
+  readonly timers: AppContext['timers'];
+  readonly twins: AppContext['twins'];
+  docs: RouteDoc[];
+  describe: RouteDoc[] | undefined;
+  readonly #journalStreams: CreateAppOptions['journalStreams'];
+  #feed: JournalFeed | undefined;
+
+  constructor(options: CreateAppOptions, resolved: ResolvedAppOptions, backend: Backend, made: MadeParts) {
+    this.options = resolved;
+    this.backend = backend;
+    this.endpoints = made.endpoints;
+    this.journal = backend.journal;
+    this.sockets = made.sockets;
+    this.hosts = made.hosts;
+    this.storedHosts = new StoredHosts(made.hosts, backend.store, options.namespace?.empty === true);
+    this.proxy = made.proxy;
+    this.deliveries = made.deliveries;
+    this.clock = made.clock;
+    this.clockSync = made.clockSync;
+    this.timers = made.timers;
+    this.twins = made.twins;
+    this.#journalStreams = options.journalStreams;
+    this.handler = new EndpointHandler({
+      endpoints: made.endpoints,
+      journal: backend.journal,
+      replays: backend.replays,
+      onUnexpectedError: options.onUnexpectedError,
+      proxy: made.proxy,
+      maxBodyBytes: resolved.maxBodyBytes,
+      collectionLimits: resolved,
+      sockets: made.sockets,
+      rateLimitNow: options.rateLimitNow,
+      steps: options.steps,
+      rateBucketStore: backend.rateBuckets,
+      clock: made.clock,
+      timers: made.timers,
+      twins: made.twins,
+    });
+    this.docs = [];
+    this.describe = this.docs;
+  }
+
+  get feed(): JournalFeed {
+    this.#feed ??= new JournalFeed(this.journal, { ...this.#journalStreams, maxStreams: this.options.maxStreams });
+    return this.#feed;
+  }
+
+  // Built on the first read (the API's routes, registered on the app's first use): a daemon
+  // that only serves stored endpoints never builds them (docs/performance.md, "ready").
+  get schemas(): Schemas {
+    return schemasFor(this.options.maxDelayMs);
+  }
 }

@@ -49,6 +49,12 @@ export interface AppNamespace {
    * (each would resolve the same: about 25 µs of a session's making, docs/performance.md).
    */
   resolved?: Readonly<ResolvedAppOptions>;
+  /**
+   * Its parts are known to hold nothing: made by this process a moment ago and written by no other
+   * (a store no other process writes), so nothing stored is read when its app is made (its host
+   * mappings).
+   */
+  empty?: boolean;
 }
 
 /** Options for {@link apiAuth}. */

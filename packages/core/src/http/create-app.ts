@@ -25,7 +25,7 @@ import { buildAppContext } from './app-context-build.js';
 import { notFoundAnswer, registerRoutes } from './app-routes.js';
 import { type AppNamespace, apiAuth } from './auth.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
-import { endpointFetch } from './endpoint-fetch.js';
+import { type ErrorResponder, endpointFetch } from './endpoint-fetch.js';
 import { type EarlyAnswer, registerOnFirstUse } from './first-use.js';
 import { HeldWork } from './held-work.js';
 import { fetchFrontDoor } from './namespace-dispatch.js';
@@ -332,10 +332,12 @@ function namespaceTable(
   const early = new NamespaceEarly({ ...resolved, apiEncoders: options.apiEncoders });
   return new NamespaceTable(backend.namespaces, {
     max: resolved.maxNamespaces,
-    make: (parts, entry) => {
+    make: (parts, entry, fresh) => {
+      // Fresh parts of a store no other process writes hold nothing: nothing of theirs is read at start.
+      const empty = fresh && parts.store.changes === undefined;
       const app = createApp({
         ...shared,
-        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace),
+        backend: boundedParts(parts, resolved.maxEndpointsPerNamespace, empty),
         namespace: {
           name: entry.name,
           tokenHash: entry.tokenHash,
@@ -343,6 +345,7 @@ function namespaceTable(
           docs,
           early,
           resolved,
+          empty,
         },
       });
       // Made on a request, after the runtime's serve() set the default app's upgrade.
@@ -393,6 +396,86 @@ function earlyAnswer(
     });
 }
 
+const CTX = Symbol('mockpoint.context');
+const ERROR_RESPONSE = Symbol('mockpoint.errorResponse');
+const FETCH_ENDPOINT = Symbol('mockpoint.fetchEndpoint');
+
+/**
+ * {@link MockpointApp.mockpoint}: the parts of `ctx` as they are, read through it (a part made on
+ * first use stays unmade until then), and `fetchEndpoint` made on its first read: a Node daemon
+ * answers a namespace's endpoints natively and never reads it. A class, not an object literal with
+ * getters (which V8 keeps as a dictionary): one is made per namespace, and the hot path reads it.
+ */
+class AppServices implements MockpointServices {
+  // Kept under symbols, not private names: a view made with `Object.create(app.mockpoint)` reads through them too.
+  readonly [CTX]: AppContext;
+  readonly [ERROR_RESPONSE]: ErrorResponder;
+  [FETCH_ENDPOINT]: Responder | undefined;
+  readonly namespaces: NamespaceTable | undefined;
+  readonly held: HeldWork;
+  readonly hostsLoaded: Promise<void>;
+  readonly clockLoaded: Promise<void>;
+
+  constructor(ctx: AppContext, namespaces: NamespaceTable | undefined, held: HeldWork, errorResponse: ErrorResponder) {
+    this[CTX] = ctx;
+    this[ERROR_RESPONSE] = errorResponse;
+    this.namespaces = namespaces;
+    this.held = held;
+    this.hostsLoaded = ctx.storedHosts.ready;
+    this.clockLoaded = ctx.clockSync.loaded;
+  }
+
+  get backend(): Backend {
+    return this[CTX].backend;
+  }
+  get endpoints(): AppContext['endpoints'] {
+    return this[CTX].endpoints;
+  }
+  get journal(): AppContext['journal'] {
+    return this[CTX].journal;
+  }
+  get feed(): AppContext['feed'] {
+    return this[CTX].feed;
+  }
+  get streams(): AppContext['streams'] {
+    return this[CTX].streams;
+  }
+  get sockets(): AppContext['sockets'] {
+    return this[CTX].sockets;
+  }
+  get handler(): AppContext['handler'] {
+    return this[CTX].handler;
+  }
+  get deliveries(): AppContext['deliveries'] {
+    return this[CTX].deliveries;
+  }
+  get twins(): AppContext['twins'] {
+    return this[CTX].twins;
+  }
+  get options(): ResolvedAppOptions {
+    return this[CTX].options;
+  }
+  get proxy(): AppContext['proxy'] {
+    return this[CTX].proxy;
+  }
+  get hosts(): AppContext['hosts'] {
+    return this[CTX].hosts;
+  }
+  get clock(): AppContext['clock'] {
+    return this[CTX].clock;
+  }
+  get timers(): AppContext['timers'] {
+    return this[CTX].timers;
+  }
+  get docs(): readonly RouteDoc[] {
+    return this[CTX].docs;
+  }
+  get fetchEndpoint(): Responder {
+    this[FETCH_ENDPOINT] ??= endpointFetch(this[CTX], this[ERROR_RESPONSE]);
+    return this[FETCH_ENDPOINT];
+  }
+}
+
 /**
  * Creates the mockpoint app.
  * @example
@@ -410,30 +493,7 @@ export function createApp(options: CreateAppOptions = {}): MockpointApp {
   app.onError((error, c) => errorResponse(error, c.req.raw));
   app.notFound(notFoundAnswer(ctx));
   const made: MockpointApp = Object.assign(app, {
-    mockpoint: {
-      backend,
-      endpoints: ctx.endpoints,
-      journal: ctx.journal,
-      feed: ctx.feed,
-      streams: ctx.streams,
-      sockets: ctx.sockets,
-      handler: ctx.handler,
-      deliveries: ctx.deliveries,
-      twins: ctx.twins,
-      options: resolved,
-      proxy: ctx.proxy,
-      hosts: ctx.hosts,
-      clock: ctx.clock,
-      timers: ctx.timers,
-      get docs() {
-        return ctx.docs;
-      },
-      held: new HeldWork(options.namespace?.name),
-      hostsLoaded: ctx.storedHosts.ready,
-      clockLoaded: ctx.clockSync.loaded,
-      namespaces,
-      fetchEndpoint: endpointFetch(ctx, errorResponse),
-    },
+    mockpoint: new AppServices(ctx, namespaces, new HeldWork(options.namespace?.name), errorResponse),
   });
   // The API (and what `extend` adds after it) on the app's first use: a daemon serving stored
   // endpoints, and a namespace's app, may never need it (first-use.ts).

@@ -1,7 +1,15 @@
 // The app's API is registered on its first use (first-use.ts), in the same order as before:
 // the API's middleware and routes, then what `extend` adds, then anything added later.
+import { setFlagsFromString } from 'node:v8';
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../index.js';
+
+/** V8's own answer: whether `object` keeps fast properties (not a dictionary). */
+function hasFastProperties(object: object): boolean {
+  setFlagsFromString('--allow-natives-syntax');
+  return new Function('object', 'return %HasFastProperties(object)')(object) as boolean;
+}
 
 describe('the API registered on first use', () => {
   it('is not made by createApp: extend runs on the first request, once', async () => {
@@ -40,5 +48,25 @@ describe('the API registered on first use', () => {
     const paths = createApp().routes.map((route) => `${route.method} ${route.path}`);
     expect(paths).toContain('GET /api/health');
     expect(paths).toContain('PUT /api/endpoint/add');
+  });
+
+  it('lists them to a parent app that routes to it, and keeps the routes an array', async () => {
+    const app = createApp();
+    expect(Array.isArray(app.routes)).toBe(true);
+    const parent = new Hono().route('/mocks', app);
+    const paths = parent.routes.map((route) => `${route.method} ${route.path}`);
+    expect(paths).toContain('GET /mocks/api/health');
+    expect((await parent.request('/mocks/api/health')).status).toBe(200);
+    // A route added after the first use is listed after the API's.
+    app.get('/late', (c) => c.text('late'));
+    expect(app.routes.at(-1)?.path).toBe('/late');
+  });
+
+  it('leaves the app and its services with fast properties (an app is made per namespace)', () => {
+    const app = createApp();
+    expect(hasFastProperties(app)).toBe(true);
+    expect(hasFastProperties(app.mockpoint)).toBe(true);
+    expect(app.routes.length).toBeGreaterThan(0);
+    expect(hasFastProperties(app)).toBe(true);
   });
 });

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp, type MockpointApp } from '../index.js';
 import type { Backend } from '../store/backend.js';
 import { memoryBackend } from '../store/memory/backend.js';
-import type { BackendNamespaces } from '../store/namespaces.js';
-import type { NamespaceTable } from './namespace-table.js';
+import type { BackendNamespaces, DropOptions } from '../store/namespaces.js';
+import { NamespaceTable } from './namespace-table.js';
 
 const ADMIN = 'admin-s3cret';
 const admin = { authorization: `Bearer ${ADMIN}` };
@@ -222,5 +222,148 @@ describe('the TTL sweep of a serving replica', () => {
     } finally {
       clearInterval(busy);
     }
+  });
+});
+
+describe("a namespace's parts known to hold nothing (its name ledger reads none)", () => {
+  /** A table over `namespaces` whose `make` notes, per name, whether it was told the parts are fresh. */
+  function tableOver(namespaces: BackendNamespaces, seen: [string, boolean][]): NamespaceTable {
+    const table = new NamespaceTable(namespaces, {
+      max: 10,
+      // Unloaded on the second sweep after its last use (the first notes the use).
+      sweepMs: 5,
+      unloadAfterMs: 0,
+      make: (parts, entry, fresh) => {
+        seen.push([entry.name, fresh]);
+        return createApp({ backend: parts });
+      },
+      report: (error) => {
+        throw error;
+      },
+    });
+    tables.push(table);
+    return table;
+  }
+  const tables: NamespaceTable[] = [];
+  afterEach(async () => {
+    for (const table of tables.splice(0)) await table.close();
+  });
+
+  it('are only those of a namespace made by this table, opened the first time since', async () => {
+    const namespaces = memoryBackend().namespaces as BackendNamespaces;
+    const seen: [string, boolean][] = [];
+    const here = tableOver(namespaces, seen);
+    const there = tableOver(namespaces, []);
+    await here.create({ name: 'a' });
+    await there.create({ name: 'b' });
+    await here.app('a');
+    await here.app('b');
+    expect(seen).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+    // Unloaded when idle, made again on its next request: its parts hold what was written.
+    await vi.waitFor(() => expect(here.liveCount).toBe(0), { timeout: 5000, interval: 10 });
+    await here.app('a');
+    // Deleted and made again with its name: emptied, fresh again.
+    await here.delete('a');
+    await here.create({ name: 'a' });
+    await here.app('a');
+    expect(seen.slice(2)).toEqual([
+      ['a', false],
+      ['a', true],
+    ]);
+  });
+
+  it('a name drawn here is dropped as unused before its namespace is made; a chosen name is emptied', async () => {
+    const inner = memoryBackend().namespaces as BackendNamespaces;
+    const drops: [string, DropOptions | undefined][] = [];
+    const namespaces: BackendNamespaces = {
+      ...inner,
+      drop: (name, options) => {
+        drops.push([name, options]);
+        return inner.drop(name, options);
+      },
+    };
+    const table = tableOver(namespaces, []);
+    const [drawn] = await table.createMany({}, 1);
+    await table.create({ name: 'chosen' });
+    expect(drops).toEqual([
+      [drawn?.name, { unused: true }],
+      ['chosen', undefined],
+    ]);
+  });
+
+  it('its first app, in a serving table, resumes no delivery nor twin and reads no host mapping; one made again does', async () => {
+    const namespaces = memoryBackend().namespaces as BackendNamespaces;
+    const made: MockpointApp[] = [];
+    const counted = new Set<object>();
+    let hostReads = 0;
+    const table = new NamespaceTable(namespaces, {
+      max: 10,
+      sweepMs: 5,
+      unloadAfterMs: 0,
+      make: (parts, _entry, fresh) => {
+        // The same store each open (memory keeps a namespace's parts until it is dropped): counted once.
+        if (!counted.has(parts.store)) {
+          counted.add(parts.store);
+          const read = parts.store.settingNames.bind(parts.store);
+          parts.store.settingNames = (kind, options) => {
+            if (kind === 'hosts') hostReads++;
+            return read(kind, options);
+          };
+        }
+        const app = createApp({ backend: parts, namespace: { name: 'a', tokenHash: 'h', empty: fresh } });
+        vi.spyOn(app.mockpoint.deliveries, 'start');
+        vi.spyOn(app.mockpoint.twins, 'resume');
+        made.push(app);
+        return app;
+      },
+      report: (error) => {
+        throw error;
+      },
+    });
+    tables.push(table);
+    table.serve();
+    await table.create({ name: 'a' });
+    // Each app is handed out once its host mappings are in (read, or known to be none).
+    await table.app('a');
+    const readByFirst = hostReads;
+    await vi.waitFor(() => expect(table.liveCount).toBe(0), { timeout: 5000, interval: 10 });
+    await table.app('a');
+    expect([readByFirst, hostReads - readByFirst]).toEqual([0, 1]);
+    expect(
+      made.map((app) => [
+        vi.mocked(app.mockpoint.deliveries.start).mock.calls.length,
+        vi.mocked(app.mockpoint.twins.resume).mock.calls.length,
+      ]),
+    ).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+  });
+
+  it('are not those of a namespace whose first make failed', async () => {
+    const namespaces = memoryBackend().namespaces as BackendNamespaces;
+    const seen: [string, boolean][] = [];
+    let fail = true;
+    const table = new NamespaceTable(namespaces, {
+      max: 10,
+      make: (parts, entry, fresh) => {
+        seen.push([entry.name, fresh]);
+        if (fail) throw new Error('make failed');
+        return createApp({ backend: parts });
+      },
+      report: () => undefined,
+    });
+    tables.push(table);
+    await table.create({ name: 'a' });
+    await expect(table.app('a')).rejects.toThrow('make failed');
+    fail = false;
+    await table.app('a');
+    expect(seen).toEqual([
+      ['a', true],
+      ['a', false],
+    ]);
   });
 });

@@ -28,8 +28,11 @@ import { releaseAppHeld } from './release-held.js';
 export interface NamespaceTableOptions {
   /** Namespaces that may exist at once (0: namespaces are off). */
   max: number;
-  /** Makes the app of a namespace over its backend. */
-  make: (backend: Backend, entry: NamespaceEntry) => MockpointApp;
+  /**
+   * Makes the app of a namespace over its backend. `fresh`: the namespace was made by this table
+   * and its parts are opened for the first time since, so they hold nothing yet.
+   */
+  make: (backend: Backend, entry: NamespaceEntry, fresh: boolean) => MockpointApp;
   /** Called with what fails in the background (a sweep, a touch). */
   report: (error: unknown) => void;
   /** The clock, in ms since the epoch. @default Date.now */
@@ -68,6 +71,9 @@ function dropOf(name: string): DropOptions {
   return { durable: !isRandomName(name) };
 }
 
+/** How a name drawn at random a moment ago is dropped before its namespace is used: nothing to remove. */
+const UNUSED: DropOptions = { unused: true };
+
 function notFound(name: string): MockpointError {
   return new MockpointError(
     'NAMESPACE_NOT_FOUND',
@@ -97,6 +103,11 @@ export class NamespaceTable {
    * Not for a clock shared through the backend (Redis): that one is read from it.
    */
   readonly #clocks = new Map<string, { state: ClockState; of: NamespaceEntry }>();
+  /**
+   * The namespaces this table made (their parts emptied first) whose parts have not been opened
+   * since: their first app starts knowing they hold nothing (its name ledger reads none).
+   */
+  readonly #fresh = new Set<string>();
   /** Apps being unloaded: one made again waits until its parts are closed. */
   readonly #unloading = new Map<string, Promise<void>>();
   /** The last create or delete of each name still running here: the next one waits for it. */
@@ -146,10 +157,12 @@ export class NamespaceTable {
         const token = newToken(name);
         const entry: NamespaceEntry = { name, tokenHash: await tokenHash(token), createdAt: now, usedAt: now };
         if (request.ttlMs !== undefined) entry.ttlMs = request.ttlMs;
-        return { entry, token };
+        return { entry, token, drawn: request.name === undefined };
       }),
     );
     const names = made.map(({ entry }) => entry.name);
+    // Names drawn here a moment ago: no one has used them, so nothing of theirs is left to remove.
+    const drawn = new Set(made.filter((one) => one.drawn).map(({ entry }) => entry.name));
     const max = this.#options.max;
     // One name's create and delete run one after the other here: a delete's drop must not wipe a new namespace.
     const created = await this.#serialAll(names, async () => {
@@ -167,7 +180,7 @@ export class NamespaceTable {
           this.#clocks.delete(name);
           await this.#letGo(name);
           // Whatever an earlier namespace of this name left (a crash mid-delete) is gone before it is used.
-          await this.#namespaces.drop(name);
+          await this.#namespaces.drop(name, drawn.has(name) ? UNUSED : undefined);
         }),
       );
       const failed = readied.find((one) => one.status === 'rejected');
@@ -176,6 +189,7 @@ export class NamespaceTable {
         await Promise.allSettled(names.map((name) => this.#namespaces.registry.delete(name)));
         throw failed.reason;
       }
+      for (const name of names) this.#fresh.add(name);
       return outcome;
     });
     if (created === 'exists') {
@@ -223,6 +237,7 @@ export class NamespaceTable {
     if (!isValidName(name)) throw notFound(name);
     await this.#serial(name, async () => {
       if (!(await this.#namespaces.registry.delete(name))) throw notFound(name);
+      this.#fresh.delete(name);
       await this.#letGo(name);
       this.#clocks.delete(name);
       await this.#namespaces.drop(name, dropOf(name));
@@ -334,10 +349,12 @@ export class NamespaceTable {
     await this.#unloading.get(name)?.catch(() => undefined);
     const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
     if (entry === undefined) throw notFound(name);
+    // Taken once: an app made again (after an unload, or a failed make) reads what its parts hold.
+    const fresh = this.#fresh.delete(name);
     const backend = await this.#namespaces.open(name);
     let app: MockpointApp;
     try {
-      app = this.#options.make(backend, entry);
+      app = this.#options.make(backend, entry, fresh);
       // Its journal and queue may be those an unload released (kept from one open to the next): they wait again.
       app.mockpoint.journal.reopen();
       app.mockpoint.endpoints.queue.reopen();
@@ -350,8 +367,11 @@ export class NamespaceTable {
       throw error;
     }
     if (this.#serving) {
-      app.mockpoint.deliveries.start();
-      void app.mockpoint.twins.resume();
+      // Fresh parts hold no delivery nor twin outbox to resume (a new delivery starts the worker);
+      // a shared delivery store's worker also looks for what other replicas took in.
+      const { deliveries, twins } = app.mockpoint;
+      if (!fresh || deliveries.store.shared) deliveries.start();
+      if (!fresh) void twins.resume();
     }
     const now = this.#now();
     const live: Live = { entry, app, backend, hits: 1, usedAt: now, writtenAt: entry.usedAt, adapters: new Map() };
@@ -454,6 +474,9 @@ export class NamespaceTable {
     for (const name of this.#clocks.keys()) {
       if (!existing.has(name)) this.#clocks.delete(name);
     }
+    for (const name of this.#fresh) {
+      if (!existing.has(name)) this.#fresh.delete(name);
+    }
     for (const entry of entries) {
       const ttlMs = entry.ttlMs;
       if (ttlMs === undefined) continue;
@@ -466,6 +489,7 @@ export class NamespaceTable {
         if (now - Math.max(current.usedAt, this.#live.get(entry.name)?.usedAt ?? 0) <= ttlMs) return;
         if (await registry.delete(entry.name)) {
           this.#clocks.delete(entry.name);
+          this.#fresh.delete(entry.name);
           await this.#letGo(entry.name);
           await this.#namespaces.drop(entry.name, dropOf(entry.name));
         }

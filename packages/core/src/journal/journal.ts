@@ -37,20 +37,23 @@ export interface JournalFollower {
   ended(): void;
 }
 
+const NO_FOLLOWERS: ReadonlySet<JournalFollower> = new Set();
+
 /**
  * The followers of one journal, kept the same way by every implementation: a
  * follower that arrives after {@link Followers.end} is ended at once.
  */
 export class Followers implements Iterable<JournalFollower> {
-  readonly #set = new Set<JournalFollower>();
+  /** Made by the first follower: a namespace's journal (one per test session) seldom has one. */
+  #set: Set<JournalFollower> | undefined;
   #ended = false;
 
   get size(): number {
-    return this.#set.size;
+    return this.#set?.size ?? 0;
   }
 
   [Symbol.iterator](): Iterator<JournalFollower> {
-    return this.#set[Symbol.iterator]();
+    return (this.#set ?? NO_FOLLOWERS)[Symbol.iterator]();
   }
 
   /** Adds `follower`; returns the function that removes it. */
@@ -59,17 +62,19 @@ export class Followers implements Iterable<JournalFollower> {
       follower.ended();
       return () => undefined;
     }
-    this.#set.add(follower);
+    const set = this.#set ?? new Set();
+    this.#set = set;
+    set.add(follower);
     return () => {
-      this.#set.delete(follower);
+      set.delete(follower);
     };
   }
 
   /** Tells every follower that nothing more will come, now and on arrival. */
   end(): void {
     this.#ended = true;
-    const followers = [...this.#set];
-    this.#set.clear();
+    const followers = [...(this.#set ?? [])];
+    this.#set?.clear();
     for (const follower of followers) follower.ended();
   }
 

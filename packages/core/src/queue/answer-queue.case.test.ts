@@ -350,5 +350,29 @@ export function runAnswerQueueContract(name: string, factory: AnswerQueueFactory
       await expect.poll(() => seen).toEqual(['a', 'a', undefined, 'c']);
       after();
     });
+
+    it('tells every listener, in the order they came, and each stops on its own', async () => {
+      const queue = await fresh();
+      const seen: string[] = [];
+      const first = queue.onChange((changed) => seen.push(`first ${changed}`));
+      const second = queue.onChange((changed) => seen.push(`second ${changed}`));
+      await queue.push('a', [{ statusCode: 503, times: 1 }]);
+      await expect.poll(() => seen).toEqual(['first a', 'second a']);
+      first();
+      await queue.push('b', [{ statusCode: 503, times: 1 }]);
+      await expect.poll(() => seen).toEqual(['first a', 'second a', 'second b']);
+      // The first listener again, after the second: told after it.
+      const again = queue.onChange((changed) => seen.push(`again ${changed}`));
+      await queue.clear('b');
+      await expect.poll(() => seen).toEqual(['first a', 'second a', 'second b', 'second b', 'again b']);
+      second();
+      again();
+      await queue.push('c', [{ statusCode: 503, times: 1 }]);
+      await queue.clear('c');
+      const last = queue.onChange((changed) => seen.push(`last ${changed}`));
+      await queue.clear('c');
+      await expect.poll(() => seen).toEqual(['first a', 'second a', 'second b', 'second b', 'again b', 'last c']);
+      last();
+    });
   });
 }

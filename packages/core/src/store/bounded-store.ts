@@ -52,40 +52,57 @@ const FIRST_ROUTES = Symbol('first routes');
  * the name's delete (and its release from the ledger) has finished.
  */
 class Deleting {
-  readonly #running = new Map<string, Promise<unknown>>();
+  /** Made by the first delete, dropped with the last under way (a namespace's parts hold none between deletes). */
+  #running: Map<string, Promise<unknown>> | undefined;
 
   /** Resolves once no delete of `name` is under way (at once, without a Promise to wait on, when none is). */
   settled(name: string): Promise<unknown> | undefined {
     // Whether it succeeded is the delete's caller's to hear, not the write's.
-    return this.#running.get(name)?.then(ignore, ignore);
+    return this.#running?.get(name)?.then(ignore, ignore);
   }
 
   async run<T>(name: string, remove: () => Promise<T>): Promise<T> {
     // A delete after another of the same name waits for it too.
-    const running = this.#running.get(name)?.then(remove, remove) ?? remove();
+    const running = this.#running?.get(name)?.then(remove, remove) ?? remove();
+    this.#running ??= new Map();
     this.#running.set(name, running);
     try {
       return await running;
     } finally {
-      if (this.#running.get(name) === running) this.#running.delete(name);
+      const all = this.#running;
+      if (all?.get(name) === running) {
+        all.delete(name);
+        if (all.size === 0) this.#running = undefined;
+      }
     }
   }
 }
 
 /**
  * The ledger of `store`: its own where it has one (Redis), else one in this
- * process that first reads every name the store holds, and those of `others`.
+ * process that first reads every name the store holds, and those of `others`
+ * (none read when the parts are known to hold nothing: `empty`).
  */
-export function nameLedgerOf(store: EndpointStore, others: Pick<CollectionStore, 'names'>[] = []): NameLedger {
+export function nameLedgerOf(
+  store: EndpointStore,
+  others: Pick<CollectionStore, 'names'>[] = [],
+  empty = false,
+): NameLedger {
   return (
     store.nameLedger?.() ??
-    new LocalNameLedger(async () => {
-      const names = await storeNames(store);
-      for (const part of others) for (const name of await part.names()) names.add(name);
-      return names;
-    })
+    new LocalNameLedger(
+      empty
+        ? holdsNone
+        : async () => {
+            const names = await storeNames(store);
+            for (const part of others) for (const name of await part.names()) names.add(name);
+            return names;
+          },
+    )
   );
 }
+
+const holdsNone = async (): Promise<string[]> => [];
 
 /** `target` with the methods of `own` in place of its own; every other call goes to `target` as it is. */
 function overriding<T extends object>(target: T, own: Partial<T>): T {
@@ -166,10 +183,12 @@ export function boundedStore(
  * `parts` with their store, collections, state and queue bounded together to
  * `max` names (one ledger): seeding or changing collections, putting state or
  * queueing answers claims the name as a record does. (A state move needs the
- * name's routes: it holds one already.)
+ * name's routes: it holds one already.) `empty`: the parts are known to hold
+ * nothing (a namespace made by this process and opened for the first time),
+ * so the ledger starts empty instead of reading every name they hold.
  */
-export function boundedParts<P extends CappedParts>(parts: P, max: number): P {
-  const ledger = nameLedgerOf(parts.store, [parts.collections, parts.states, parts.queue]);
+export function boundedParts<P extends CappedParts>(parts: P, max: number, empty = false): P {
+  const ledger = nameLedgerOf(parts.store, [parts.collections, parts.states, parts.queue], empty);
   const deleting = new Deleting();
   const claim = async (name: string): Promise<void> => {
     await deleting.settled(name);

@@ -10,8 +10,8 @@ import { KeyedMutex } from './store.js';
 
 export class ChangeGate {
   readonly #locks = new KeyedMutex();
-  /** Changes under way (a clear waits for them). */
-  readonly #running = new Set<Promise<unknown>>();
+  /** Changes under way (a clear waits for them); made by the first (a namespace's store seldom changes). */
+  #running: Set<Promise<unknown>> | undefined;
   /** The clear under way (changes wait for it). */
   #clearing: Promise<void> | undefined;
 
@@ -20,11 +20,12 @@ export class ChangeGate {
     return this.#locks.run(name, async () => {
       while (this.#clearing !== undefined) await this.#clearing;
       const running = task();
+      this.#running ??= new Set();
       this.#running.add(running);
       try {
         return await running;
       } finally {
-        this.#running.delete(running);
+        this.#running?.delete(running);
       }
     });
   }
@@ -33,7 +34,7 @@ export class ChangeGate {
   async clear(task: () => Promise<void>): Promise<void> {
     while (this.#clearing !== undefined) await this.#clearing;
     this.#clearing = (async () => {
-      await Promise.allSettled([...this.#running]);
+      await Promise.allSettled([...(this.#running ?? [])]);
       await task();
     })();
     try {

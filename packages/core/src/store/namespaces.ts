@@ -60,6 +60,12 @@ export interface NamespaceRegistry {
 export interface DropOptions {
   /** @default true: durable when it resolves */
   durable?: boolean;
+  /**
+   * The name was drawn at random here a moment ago (72 random bits) and no one has used it: there
+   * is nothing to remove, so nothing is read or written (a backend that keeps track notes the
+   * namespace's range empty). @default false
+   */
+  unused?: boolean;
 }
 
 /** The namespaces of a backend: the registry, and each namespace's parts. */

@@ -164,15 +164,20 @@ export interface EndpointStore {
  * check-then-write on one name is atomic within a process.
  */
 export class KeyedMutex {
-  readonly #tails = new Map<string, Promise<unknown>>();
+  /** The last task of each key: made by the first and dropped with the last (a namespace's parts hold none between writes). */
+  #tails: Map<string, Promise<unknown>> | undefined;
 
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const previous = this.#tails?.get(key) ?? Promise.resolve();
     const result = previous.then(task, task);
     const tail = result.catch(() => undefined);
+    this.#tails ??= new Map();
     this.#tails.set(key, tail);
     void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+      const tails = this.#tails;
+      if (tails?.get(key) !== tail) return;
+      tails.delete(key);
+      if (tails.size === 0) this.#tails = undefined;
     });
     return result;
   }

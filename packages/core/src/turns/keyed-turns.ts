@@ -6,22 +6,27 @@
  * @module
  */
 export class KeyedTurns {
-  readonly #last = new Map<string, Promise<unknown>>();
+  /** The last step of each key: made by the first and dropped with the last (a namespace's parts hold none between steps). */
+  #last: Map<string, Promise<unknown>> | undefined;
 
   /** Runs `step` in `key`'s turn. */
   run<T>(key: string, step: () => Promise<T>): Promise<T> {
-    const before = this.#last.get(key);
+    const before = this.#last?.get(key);
     const result = before === undefined ? step() : before.then(step, step);
     const done = result.catch(() => undefined);
+    this.#last ??= new Map();
     this.#last.set(key, done);
     void done.then(() => {
-      if (this.#last.get(key) === done) this.#last.delete(key);
+      const last = this.#last;
+      if (last?.get(key) !== done) return;
+      last.delete(key);
+      if (last.size === 0) this.#last = undefined;
     });
     return result;
   }
 
   /** Whether a step for `key` is under way or waiting. */
   has(key: string): boolean {
-    return this.#last.has(key);
+    return this.#last?.has(key) === true;
   }
 }

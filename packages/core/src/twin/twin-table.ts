@@ -177,12 +177,17 @@ export class TwinTable {
   readonly #now: () => number;
   readonly #maxAnswerBytes: number | undefined;
   readonly #deliver: TwinTableOptions['deliver'];
-  /** The twins' deliveries on their way to the delivery engine, after the answers (#71 M4). */
-  readonly #outbox: TwinOutbox | undefined;
-  /** Removes the `_outbox` entries of the changes handed off. */
-  readonly #release: OutboxRelease;
+  /**
+   * The twins' deliveries on their way to the delivery engine, after the answers (#71 M4); made
+   * with the first twin's engine (an app per namespace: most never have a twin).
+   */
+  #outbox: TwinOutbox | undefined;
+  /** Bounds {@link #outbox}. */
+  readonly #most: number;
+  /** Removes the `_outbox` entries of the changes handed off; made with the first twin's engine. */
+  #release: OutboxRelease | undefined;
   /** The names whose kept outbox this process has resumed (once each: what it queues since is its own). */
-  readonly #resumed = new Set<string>();
+  #resumed: Set<string> | undefined;
   readonly #limits: CollectionLimits | undefined;
   readonly #checkTarget: TwinTableOptions['checkTarget'];
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
@@ -199,13 +204,9 @@ export class TwinTable {
     this.#now = options.now;
     this.#maxAnswerBytes = options.maxAnswerBytes;
     this.#deliver = options.deliver;
-    const deliver = options.deliver;
     // Bounded below the collection limit, so that the `_outbox` entries (one a change, each with a
     // delivery or more, and the one change waiting for room) always fit in it.
-    const most = Math.max(1, Math.min(2000, (options.limits?.maxCollectionItems ?? 2001) - 1));
-    this.#outbox =
-      deliver === undefined ? undefined : new TwinOutbox({ deliver: (members) => deliver(members, 'twin'), most });
-    this.#release = new OutboxRelease(options.collections);
+    this.#most = Math.max(1, Math.min(2000, (options.limits?.maxCollectionItems ?? 2001) - 1));
     this.#limits = options.limits;
     this.#checkTarget = options.checkTarget;
     this.#shared = options.turns;
@@ -224,7 +225,7 @@ export class TwinTable {
 
   /** Whether a twin's deliveries wait to be handed to the delivery engine (or their `_outbox` entries to go). */
   get busy(): boolean {
-    return (this.#outbox?.busy ?? false) || this.#release.busy;
+    return (this.#outbox?.busy ?? false) || (this.#release?.busy ?? false);
   }
 
   /**
@@ -233,7 +234,7 @@ export class TwinTable {
    */
   async drain(): Promise<void> {
     await this.#outbox?.drain();
-    await this.#release.settled();
+    await this.#release?.settled();
   }
 
   /**
@@ -244,7 +245,7 @@ export class TwinTable {
    * rejects: a twin it could not read is resumed on its first use.
    */
   async resume(): Promise<void> {
-    if (this.#outbox === undefined || this.#collections.kind === 'redis') return;
+    if (this.#deliver === undefined || this.#collections.kind === 'redis') return;
     try {
       for (const name of await this.#collections.names()) {
         const waiting = (await this.#collections.get(name)).get(OUTBOX)?.length ?? 0;
@@ -300,12 +301,26 @@ export class TwinTable {
     return shared === undefined ? run : () => shared.run(`twin:${name}`, run);
   }
 
+  /** The outbox, made now if it is not yet (none without a delivery engine). */
+  #outboxMade(): TwinOutbox | undefined {
+    const deliver = this.#deliver;
+    if (deliver === undefined) return undefined;
+    this.#outbox ??= new TwinOutbox({ deliver: (members) => deliver(members, 'twin'), most: this.#most });
+    return this.#outbox;
+  }
+
+  #releaseMade(): OutboxRelease {
+    this.#release ??= new OutboxRelease(this.#collections);
+    return this.#release;
+  }
+
   async #make(name: string): Promise<TwinEngine | null> {
     const setting = await this.#setting(name);
     if (setting === undefined) return null;
     const { model, checked: profile } = await buildTwin(setting, this.#catalog);
     const deliver = this.#deliver;
-    const outbox = this.#outbox;
+    const outbox = this.#outboxMade();
+    const release = this.#releaseMade();
     const engine = new TwinEngine({
       name,
       model,
@@ -322,14 +337,15 @@ export class TwinTable {
       ...(deliver === undefined ? {} : { deliver: (members) => deliver(members, 'api') }),
       ...(outbox === undefined
         ? {}
-        : { handOff: (deliveries, kept) => outbox.push(name, deliveries, () => this.#release.release(name, kept)) }),
+        : { handOff: (deliveries, kept) => outbox.push(name, deliveries, () => release.release(name, kept)) }),
       ...(this.#checkTarget === undefined ? {} : { checkTarget: this.#checkTarget }),
     });
     // What an earlier process kept and never handed off goes first: taken in the twin's turn now,
     // before any request has the engine, so every change of this process queues behind it.
-    if (outbox !== undefined && !this.#resumed.has(name)) {
+    if (outbox !== undefined && this.#resumed?.has(name) !== true) {
+      this.#resumed ??= new Set();
       this.#resumed.add(name);
-      void engine.resume().catch(() => this.#resumed.delete(name));
+      void engine.resume().catch(() => this.#resumed?.delete(name));
     }
     return engine;
   }

@@ -89,13 +89,14 @@ export class DeliveryWorker {
   /** A look at the retries after a clock change is running / is asked for again. */
   #retiming = false;
   #retimeAgain = false;
-  readonly #inFlight = new Set<Promise<void>>();
+  // The sets and the map below are made on first use: a namespace's worker (one per test session) seldom sends.
+  #inFlight: Set<Promise<void>> | undefined;
   /** Made by the first wait: aborting one costs a DOMException, which a worker that never waited (a test session's) skips. */
   #abort: AbortController | undefined;
   /** One per attempt in flight, aborted by close() (not listeners on one shared signal: 50 in flight would be 50 of them). */
-  readonly #stops = new Set<AbortController>();
+  #stops: Set<AbortController> | undefined;
   /** Waiters per delivery id, woken by every change this process makes. */
-  readonly #waiters = new Map<string, Set<() => void>>();
+  #waiters: Map<string, Set<() => void>> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   /** When the next delivery the store holds is due (not the poll of a shared store): none, nothing is pending. */
@@ -125,7 +126,7 @@ export class DeliveryWorker {
    */
   /** Whether a retry is timed or an attempt is under way: the app holding this worker is not idle. */
   get busy(): boolean {
-    return this.#dueAt !== undefined || this.#inFlight.size > 0 || this.#ticking;
+    return this.#dueAt !== undefined || (this.#inFlight?.size ?? 0) > 0 || this.#ticking;
   }
 
   start(): void {
@@ -186,12 +187,13 @@ export class DeliveryWorker {
       this.#abort ??= new AbortController();
       const closing = this.#abort.signal;
       await new Promise<void>((resolve) => {
+        this.#waiters ??= new Map();
         const waiters = this.#waiters.get(id) ?? new Set();
         this.#waiters.set(id, waiters);
         const done = () => {
           clearTimeout(timer);
           waiters.delete(done);
-          if (waiters.size === 0 && this.#waiters.get(id) === waiters) this.#waiters.delete(id);
+          if (waiters.size === 0 && this.#waiters?.get(id) === waiters) this.#waiters.delete(id);
           signal?.removeEventListener('abort', done);
           closing.removeEventListener('abort', done);
           resolve();
@@ -238,8 +240,8 @@ export class DeliveryWorker {
     this.#unfollowClock();
     clearTimeout(this.#timer);
     this.#abort?.abort();
-    for (const stop of this.#stops) stop.abort();
-    await Promise.all([...this.#inFlight]);
+    for (const stop of this.#stops ?? []) stop.abort();
+    await Promise.all([...(this.#inFlight ?? [])]);
   }
 
   async #find(id: string): Promise<StoredDelivery> {
@@ -250,7 +252,7 @@ export class DeliveryWorker {
   }
 
   #notify(id: string): void {
-    for (const wake of [...(this.#waiters.get(id) ?? [])]) wake();
+    for (const wake of [...(this.#waiters?.get(id) ?? [])]) wake();
   }
 
   /** Runs a tick now (or right after the one running). */
@@ -273,7 +275,7 @@ export class DeliveryWorker {
   /** Claims what is due (as many as there is room for in flight), starts them, and sets the timer for the next. */
   async #tick(): Promise<void> {
     try {
-      const room = this.#options.maxInFlight - this.#inFlight.size;
+      const room = this.#options.maxInFlight - (this.#inFlight?.size ?? 0);
       if (room > 0) {
         const now = Date.now();
         const claimed = await this.store.claim(now, room).catch(() => []);
@@ -287,9 +289,10 @@ export class DeliveryWorker {
   }
 
   #track(run: Promise<void>): void {
+    this.#inFlight ??= new Set();
     this.#inFlight.add(run);
     void run.finally(() => {
-      this.#inFlight.delete(run);
+      this.#inFlight?.delete(run);
       this.#kick();
     });
   }
@@ -378,6 +381,7 @@ export class DeliveryWorker {
       delivery.tamper === 'duplicate' && completedAttempts(delivery) === 0 ? undefined : delivery.tamper;
     const stop = new AbortController();
     if (this.#closed) stop.abort(); // claimed by a tick that ran into close()
+    this.#stops ??= new Set();
     this.#stops.add(stop);
     let attempt: Awaited<ReturnType<typeof attemptDelivery>>;
     try {
@@ -387,7 +391,7 @@ export class DeliveryWorker {
         tamper: duplicateSend,
       });
     } finally {
-      this.#stops.delete(stop);
+      this.#stops?.delete(stop);
     }
     // Shutting down: left `sending` and due; recorded as interrupted and made again after a restart.
     if (attempt === undefined) return;

@@ -27,7 +27,7 @@ export function lazyFetchListener(
   fetch: (request: Request) => Response | Promise<Response>,
   overrideGlobalObjects: boolean,
 ): FetchFallback {
-  let listener: Promise<FetchFallback> | undefined;
+  let listener: FetchFallback | undefined;
   // A reset (a gRPC call's chaos or route `reset`) is done here, on the socket: Node's Fetch layer
   // would answer the Fetch stand-in (a body that breaks before its first byte) with a 500.
   const resetting = (response: Response, outgoing: ServerResponse): Response => {
@@ -42,9 +42,24 @@ export function lazyFetchListener(
       : resetting(response, env.outgoing);
   };
   return async (req, res) => {
-    listener ??= import('@hono/node-server').then(({ getRequestListener }) =>
-      getRequestListener(answer as Parameters<typeof getRequestListener>[0], { overrideGlobalObjects }),
-    );
-    await (await listener)(req, res);
+    if (listener === undefined) {
+      const { getRequestListener } = nodeServer ?? (await loadNodeServer());
+      listener ??= getRequestListener(answer as Parameters<typeof getRequestListener>[0], { overrideGlobalObjects });
+    }
+    await listener(req, res);
   };
+}
+
+type NodeServer = typeof import('@hono/node-server');
+
+/** `@hono/node-server`, once loaded: a namespace's listener (one per test session) makes its own without an import. */
+let nodeServer: NodeServer | undefined;
+let loadingNodeServer: Promise<NodeServer> | undefined;
+
+function loadNodeServer(): Promise<NodeServer> {
+  loadingNodeServer ??= import('@hono/node-server').then((loaded) => {
+    nodeServer = loaded;
+    return loaded;
+  });
+  return loadingNodeServer;
 }

@@ -93,7 +93,7 @@ async function firstChunk(response: Response, call: GrpcCall): Promise<Response 
 
 /** Lets the app's gRPC servers answer through the pipeline (engine/grpc-edge.ts), before anything is stored through the API. */
 export function routeGrpcCalls(ctx: Pick<AppContext, 'endpoints' | 'handler'>): void {
-  ctx.endpoints.grpc.routing ??= (name) => callRouting(ctx.handler, name);
+  ctx.endpoints.routeGrpc((name) => callRouting(ctx.handler, name));
 }
 
 export function registerGrpcCalls(

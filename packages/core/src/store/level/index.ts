@@ -260,8 +260,7 @@ export class LevelStore implements EndpointStore {
    * @throws TypeError on a view (namespaces do not nest) or a name outside the endpoint-name rule.
    */
   namespace(name: string): LevelStore {
-    if (this.#base !== this) throw new TypeError('a namespace has no namespaces');
-    if (!NAMESPACE_NAME.test(name)) throw new TypeError(`not a namespace name: ${JSON.stringify(name)}`);
+    this.#checkNamespace(name);
     const options = { dir: this.dir, sync: this.#sync, probeIntervalMs: this.#probeIntervalMs };
     return new LevelStore(this.#db, options, this.unreadableAtOpen, this.damagedTables, {
       base: this,
@@ -276,7 +275,13 @@ export class LevelStore implements EndpointStore {
    * though not across LevelDB's switch to a new log, which closes the old one unsynced);
    * its views must be closed first (their parts in memory would stay).
    */
-  async dropNamespace(name: string, { durable = true }: DropOptions = {}): Promise<void> {
+  async dropNamespace(name: string, { durable = true, unused = false }: DropOptions = {}): Promise<void> {
+    // A name drawn at random a moment ago holds no key: nothing to read, nothing to clear.
+    if (unused) {
+      this.#checkNamespace(name);
+      this.#knownEmpty(name);
+      return;
+    }
     const view = this.namespace(name);
     const range = { gte: view.#prefix, lt: view.#end };
     // A namespace that wrote nothing (a new name, a session that only read) costs no clear and no fsync.
@@ -284,15 +289,34 @@ export class LevelStore implements EndpointStore {
     this.#dropping.set(name, false);
     let written: boolean | undefined;
     try {
-      const any = await this.#read(() => this.#db.keys({ ...range, limit: 1 }).all());
-      // Cleared through the root, so that it counts as no write in the namespace.
-      if (any.length > 0) await this.#clearRange(durable, range);
+      // Known empty (nothing written through a view since it was): no read of the disk.
+      if (!this.#emptyRanges.has(name)) {
+        // Not durable: cleared at once (an empty range's clear reads what a look for a key would, and
+        // a session's delete has keys to clear). Durable: looked at first, so an empty one costs no fsync.
+        // Cleared through the root, so that it counts as no write in the namespace.
+        if (!durable) await this.#clearRange(false, range);
+        else if ((await this.#read(() => this.#db.keys({ ...range, limit: 1 }).all())).length > 0) {
+          await this.#clearRange(durable, range);
+        }
+      }
     } finally {
       written = this.#dropping.get(name);
       this.#dropping.delete(name);
     }
     // A new namespace of this name need not read its ranges until it writes.
     if (written === true) return;
+    this.#knownEmpty(name);
+  }
+
+  /** @throws TypeError on a view (namespaces do not nest) or a name outside the endpoint-name rule. */
+  #checkNamespace(name: string): void {
+    if (this.#base !== this) throw new TypeError('a namespace has no namespaces');
+    if (!NAMESPACE_NAME.test(name)) throw new TypeError(`not a namespace name: ${JSON.stringify(name)}`);
+  }
+
+  /** Notes namespace `name`'s range as holding no key (the oldest such note goes past the bound). */
+  #knownEmpty(name: string): void {
+    this.#emptyRanges.delete(name);
     this.#emptyRanges.add(name);
     if (this.#emptyRanges.size > KNOWN_EMPTY_MAX)
       this.#emptyRanges.delete(this.#emptyRanges.values().next().value as string);

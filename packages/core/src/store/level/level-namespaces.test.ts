@@ -413,6 +413,59 @@ describe('levelBackend namespaces on disk', () => {
     await closeAll();
   });
 
+  it('a name drawn a moment ago is dropped without a read or a write; its namespace reads no range until it writes', async () => {
+    const backend = await backendAt(await tempDir());
+    const iterator = vi.spyOn(Level.prototype, 'iterator');
+    const keys = vi.spyOn(Level.prototype, 'keys');
+    const values = vi.spyOn(Level.prototype, 'values');
+    const clear = vi.spyOn(Level.prototype, 'clear');
+    const batch = vi.spyOn(Level.prototype, 'batch');
+    // Spies of earlier tests on the same methods are these ones: counted from here.
+    for (const spy of [iterator, keys, values, clear, batch]) spy.mockClear();
+    const touched = () =>
+      iterator.mock.calls.length +
+      keys.mock.calls.length +
+      values.mock.calls.length +
+      clear.mock.calls.length +
+      batch.mock.calls.length;
+    await backend.namespaces.drop('s-drawn', { unused: true });
+    expect(touched()).toBe(0);
+    const drawn = await backend.namespaces.open('s-drawn');
+    expect((await drawn.store.list({ limit: 10 })).endpoints).toEqual([]);
+    expect(await drawn.store.routeNames()).toEqual([]);
+    expect(touched()).toBe(0);
+    // Its first write is on disk and read back as any other.
+    await drawn.store.put(record('x', 1));
+    expect((await drawn.store.list({ limit: 10 })).endpoints.map(({ name }) => name)).toEqual(['x']);
+    await drawn.close();
+    await closeAll();
+  });
+
+  it('a drop that need not be durable clears without looking first; a range known empty is neither read nor cleared', async () => {
+    const dir = await tempDir();
+    const backend = await backendAt(dir);
+    const used = await backend.namespaces.open('s');
+    await used.store.put(record('x', 1));
+    await used.store.updateRoutes('y', () => [route('r')]);
+    await used.close();
+    const keys = vi.spyOn(Level.prototype, 'keys');
+    const clear = vi.spyOn(Level.prototype, 'clear');
+    for (const spy of [keys, clear]) spy.mockClear();
+    await backend.namespaces.drop('s', { durable: false });
+    expect([keys.mock.calls.length, clear.mock.calls.length]).toEqual([0, 1]);
+    const after = await backend.namespaces.open('s');
+    expect((await after.store.list({ limit: 10 })).endpoints).toEqual([]);
+    expect(await after.store.routeNames()).toEqual([]);
+    await after.close();
+    // Nothing written since: dropped again (durably or not) without a read or a clear.
+    await backend.namespaces.drop('s', { durable: false });
+    await backend.namespaces.drop('s');
+    expect([keys.mock.calls.length, clear.mock.calls.length]).toEqual([0, 1]);
+    await closeAll();
+    // The disk agrees: no key of the namespace is left (its prefix, \u0004s\u0000).
+    expect((await dump(dir)).filter(([key]) => key.startsWith('\u0004s\u0000'))).toEqual([]);
+  });
+
   it('a write in a namespace while it is dropped keeps it from being known empty: its reads agree with the disk', async () => {
     const dir = await tempDir();
     const backend = await backendAt(dir);

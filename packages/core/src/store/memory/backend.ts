@@ -6,7 +6,7 @@
  * @module
  */
 
-import { resolveLimits } from '../../registry/limits.js';
+import { DEFAULT_JOURNAL_MAX_BYTES, DEFAULT_JOURNAL_SIZE, resolveLimits } from '../../registry/limits.js';
 import { type Backend, type BackendParts, type JournalBounds, storeHealth } from '../backend.js';
 import { MemoryAnswerQueue } from './memory-answer-queue.js';
 import { MemoryCollectionStore } from './memory-collection-store.js';
@@ -45,11 +45,16 @@ export function memoryBackend(options: MemoryBackendOptions = {}): Backend {
 /** Every part: those given, the rest made in memory; no namespaces (a namespace's own backend is one of these). */
 export function memoryParts(options: MemoryBackendOptions = {}): Backend {
   const store = options.store ?? new MemoryStore();
-  const bounds = resolveLimits(options);
   return {
     kind: 'memory',
     store,
-    journal: options.journal ?? new RequestJournal({ size: bounds.journalSize, maxBytes: bounds.journalMaxBytes }),
+    // The journal's two bounds only (a namespace's parts are made per test session: not every limit resolved).
+    journal:
+      options.journal ??
+      new RequestJournal({
+        size: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+        maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+      }),
     queue: options.queue ?? new MemoryAnswerQueue(),
     deliveries: options.deliveries ?? new MemoryDeliveryStore(),
     replays: options.replays ?? new MemoryReplayGuard(),

@@ -37,9 +37,10 @@ export class MemoryAnswerQueue implements AnswerQueue {
   readonly kind = 'memory';
   readonly maxAnswers: number;
   readonly maxBytes: number;
-  // A Map, never a plain object: `__proto__` is an ordinary name.
-  readonly #queues = new Map<string, Held[]>();
-  readonly #clearing = new Map<string, AbortController>();
+  // A Map, never a plain object: `__proto__` is an ordinary name. Both maps are made on first use:
+  // a namespace's queue (one per test session) seldom holds anything.
+  #queues: Map<string, Held[]> | undefined;
+  #clearing: Map<string, AbortController> | undefined;
   readonly #listeners = new QueueListeners();
   #bytes = 0;
   #released = false;
@@ -55,7 +56,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
   }
 
   async push(name: string, answers: readonly QueuedAnswer[]): Promise<QueuedAnswer[]> {
-    const queue = this.#queues.get(name) ?? [];
+    const queue = this.#queues?.get(name) ?? [];
     if (queue.length + answers.length > this.maxAnswers) {
       throw new MockpointError(
         'QUEUE_FULL',
@@ -71,6 +72,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
       );
     }
     queue.push(...held);
+    this.#queues ??= new Map();
     this.#queues.set(name, queue);
     this.#bytes += bytes;
     this.#listeners.emit(name);
@@ -78,12 +80,12 @@ export class MemoryAnswerQueue implements AnswerQueue {
   }
 
   pending(name: string): boolean {
-    return this.#queues.has(name);
+    return this.#queues?.has(name) === true;
   }
 
   async take(name: string, request?: FilterSubject): Promise<Taken | undefined> {
     // Synchronous from here on: no other request can see the queue in between.
-    const queue = this.#queues.get(name);
+    const queue = this.#queues?.get(name);
     if (queue === undefined) return undefined;
     const index = queue.findIndex(
       ({ answer }) =>
@@ -98,7 +100,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
     } else {
       queue.splice(index, 1);
       this.#bytes -= held.bytes;
-      if (queue.length === 0) this.#queues.delete(name);
+      if (queue.length === 0) this.#queues?.delete(name);
     }
     return { answer, release: this.#release(name) };
   }
@@ -108,6 +110,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
     if (taken.release.aborted) return;
     const answer = { ...taken.answer, times: 1 };
     const bytes = answerBytes(answer);
+    this.#queues ??= new Map();
     const queue = this.#queues.get(name) ?? [];
     queue.unshift({ answer, bytes });
     this.#queues.set(name, queue);
@@ -116,29 +119,29 @@ export class MemoryAnswerQueue implements AnswerQueue {
   }
 
   async names(): Promise<string[]> {
-    return [...this.#queues].filter(([, queue]) => queue.length > 0).map(([name]) => name);
+    return [...(this.#queues ?? [])].filter(([, queue]) => queue.length > 0).map(([name]) => name);
   }
 
   async list(name: string): Promise<QueuedAnswer[]> {
-    return this.#snapshot(this.#queues.get(name) ?? []);
+    return this.#snapshot(this.#queues?.get(name) ?? []);
   }
 
   async clear(name: string): Promise<void> {
-    const queue = this.#queues.get(name);
+    const queue = this.#queues?.get(name);
     if (queue !== undefined) {
       for (const held of queue) this.#bytes -= held.bytes;
-      this.#queues.delete(name);
+      this.#queues?.delete(name);
     }
-    this.#clearing.get(name)?.abort();
-    this.#clearing.delete(name);
+    this.#clearing?.get(name)?.abort();
+    this.#clearing?.delete(name);
     this.#listeners.emit(name);
   }
 
   async clearAll(): Promise<void> {
-    this.#queues.clear();
+    this.#queues?.clear();
     this.#bytes = 0;
-    for (const controller of this.#clearing.values()) controller.abort();
-    this.#clearing.clear();
+    for (const controller of this.#clearing?.values() ?? []) controller.abort();
+    this.#clearing?.clear();
     this.#listeners.emit(undefined);
   }
 
@@ -149,6 +152,7 @@ export class MemoryAnswerQueue implements AnswerQueue {
   /** Aborts when the queue of `name` is next cleared. */
   #release(name: string): AbortSignal {
     if (this.#released) return AbortSignal.abort();
+    this.#clearing ??= new Map();
     let controller = this.#clearing.get(name);
     if (controller === undefined) {
       controller = new AbortController();
@@ -159,8 +163,8 @@ export class MemoryAnswerQueue implements AnswerQueue {
 
   releaseHangs(): void {
     this.#released = true;
-    for (const controller of this.#clearing.values()) controller.abort();
-    this.#clearing.clear();
+    for (const controller of this.#clearing?.values() ?? []) controller.abort();
+    this.#clearing?.clear();
   }
 
   reopen(): void {

@@ -73,7 +73,8 @@ interface Waiter {
 
 /** A fixed-capacity ring of recorded requests, oldest first. */
 class Ring {
-  readonly waiters = new Set<Waiter>();
+  /** The long-polls waiting on this name: made by the first (most names are never waited on). */
+  waiters: Set<Waiter> | undefined;
   #items: (Recorded | undefined)[] = [];
   #start = 0;
   #count = 0;
@@ -229,11 +230,7 @@ function markBytes(mark: AnswerMark | undefined): number {
 
 /** The in-memory journal: a bounded ring per name, bounded in names and in bytes. */
 export class RequestJournal implements Journal {
-  /**
-   * Names this journal: a new one (a restarted daemon) gets a new id, so a client
-   * holding an `after=<id>` cursor can tell that its cursor is stale.
-   */
-  readonly id: string = crypto.randomUUID();
+  #id: string | undefined;
   readonly size: number;
   readonly maxNames: number;
   readonly maxWaiters: number;
@@ -254,6 +251,16 @@ export class RequestJournal implements Journal {
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   }
 
+  /**
+   * Names this journal: a new one (a restarted daemon) gets a new id, so a client
+   * holding an `after=<id>` cursor can tell that its cursor is stale. Drawn on its
+   * first read (a namespace's journal, one per test session, is seldom read).
+   */
+  get id(): string {
+    this.#id ??= crypto.randomUUID();
+    return this.#id;
+  }
+
   /** Approximate bytes held by all entries. */
   get bytes(): number {
     return this.#bytes;
@@ -266,7 +273,7 @@ export class RequestJournal implements Journal {
 
   /** Number of waiters currently held for `name` (without touching its place in the LRU order). */
   waitersFor(name: string): number {
-    return this.#rings.get(name)?.waiters.size ?? 0;
+    return this.#rings.get(name)?.waiters?.size ?? 0;
   }
 
   /** Records a request (its id is assigned here) and wakes the waiters it satisfies. Returns the id. */
@@ -289,7 +296,7 @@ export class RequestJournal implements Journal {
     const dropped = ring.push(item, this.size);
     if (dropped !== undefined) this.#bytes -= dropped.bytes;
     if (this.#bytes > this.maxBytes) this.#shrink(ring);
-    if (ring.waiters.size > 0) this.#wake(ring, item);
+    if (ring.waiters !== undefined && ring.waiters.size > 0) this.#wake(ring, item);
     if (this.#followers.size > 0) this.#tell(name, item);
     return item.id;
   }
@@ -358,7 +365,7 @@ export class RequestJournal implements Journal {
 
   #wake(ring: Ring, item: Recorded): void {
     let entry: JournalEntry | undefined; // formatted only when a filtering waiter needs it
-    for (const waiter of ring.waiters) {
+    for (const waiter of ring.waiters ?? []) {
       if (waiter.match === undefined) {
         if (ring.countAfter(this.size, waiter.after) >= waiter.count) waiter.resolve();
       } else {
@@ -404,12 +411,13 @@ export class RequestJournal implements Journal {
         const done = () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', done);
-          if (ring.waiters.delete(waiter)) this.#waiterCount--;
+          if (ring.waiters?.delete(waiter) === true) this.#waiterCount--;
           resolve();
         };
         const waiter: Waiter = { count, after, match, have, resolve: done };
         const timer = setTimeout(done, timeoutMs);
         signal?.addEventListener('abort', done, { once: true });
+        ring.waiters ??= new Set();
         ring.waiters.add(waiter);
         this.#waiterCount++;
       });
@@ -424,7 +432,7 @@ export class RequestJournal implements Journal {
    */
   releaseWaiters(): void {
     this.#closed = true;
-    for (const ring of this.#rings.values()) for (const waiter of [...ring.waiters]) waiter.resolve();
+    for (const ring of this.#rings.values()) for (const waiter of [...(ring.waiters ?? [])]) waiter.resolve();
     this.#followers.end();
   }
 
@@ -462,7 +470,7 @@ export class RequestJournal implements Journal {
   /** Drops the least recently used name that nobody waits on, never `keep` (the ring just made). */
   #evictOne(keep: Ring): void {
     for (const [name, ring] of this.#rings) {
-      if (ring.waiters.size === 0 && ring !== keep) {
+      if ((ring.waiters?.size ?? 0) === 0 && ring !== keep) {
         this.#drain(ring, ring.length);
         this.#rings.delete(name);
         return;

@@ -21,8 +21,8 @@ export interface MemoryReplayGuardOptions {
  */
 export class MemoryReplayGuard implements ReplayGuard {
   readonly maxIds: number;
-  /** Key → the time (ms) it is forgotten at. */
-  readonly #until = new Map<string, number>();
+  /** Key → the time (ms) it is forgotten at; made by the first (a namespace's guard seldom sees a signed request). */
+  #until: Map<string, number> | undefined;
   /**
    * The keys in the order they were recorded, each with the time it is
    * forgotten at, oldest first from `#head` on: the sweep's queue. (Deleting
@@ -43,11 +43,12 @@ export class MemoryReplayGuard implements ReplayGuard {
 
   /** How many ids are remembered now (expired ones included until they are swept). */
   get size(): number {
-    return this.#until.size;
+    return this.#until?.size ?? 0;
   }
 
   seen(key: string, ttlSec: number): boolean {
     const now = this.#now();
+    this.#until ??= new Map();
     const until = this.#until.get(key);
     if (until !== undefined && until > now) return true;
     const time = now + Math.max(ttlSec, 1) * 1000;
@@ -90,7 +91,7 @@ export class MemoryReplayGuard implements ReplayGuard {
     for (let i = this.#head; i < this.#keys.length; i++) {
       const key = this.#keys[i] as string;
       const time = this.#times[i] as number;
-      if (this.#until.get(key) !== time) continue;
+      if (this.#until?.get(key) !== time) continue;
       if (time <= now) {
         this.#until.delete(key);
         continue;

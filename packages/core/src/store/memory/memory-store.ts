@@ -20,6 +20,9 @@ function copy(record: EndpointRecord): EndpointRecord {
   return { name: record.name, data, statusCode: record.statusCode, delay: record.delay };
 }
 
+/** What a setting kind no name has holds: nothing. */
+const NO_TEXTS: ReadonlyMap<string, string> = new Map();
+
 /** Keeps records in a `Map` (never a plain object: names like `__proto__` are ordinary). */
 export class MemoryStore implements EndpointStore {
   readonly kind = 'memory';
@@ -28,11 +31,11 @@ export class MemoryStore implements EndpointStore {
   readonly #routes = new Map<string, string>();
   /** The update of each name under way: the next waits for it. */
   readonly #routeUpdates = new Map<string, Promise<Route[]>>();
-  /** Each per-name setting's values by name, as their stored text, for the same reason. */
-  readonly #settings = Object.fromEntries(SETTING_KINDS.map((kind) => [kind, new Map<string, string>()])) as Record<
-    SettingKind,
-    Map<string, string>
-  >;
+  /**
+   * Each per-name setting's values by name, as their stored text, for the same reason; a kind's
+   * map made by its first value (a namespace's store is made per test session, and most hold none).
+   */
+  readonly #settings: Partial<Record<SettingKind, Map<string, string>>> = {};
   #closed = false;
 
   async get(name: string): Promise<EndpointRecord | undefined> {
@@ -58,7 +61,7 @@ export class MemoryStore implements EndpointStore {
   async delete(name: string): Promise<boolean> {
     this.#assertOpen();
     let had = this.#routes.delete(name);
-    for (const kind of SETTING_KINDS) had = this.#settings[kind].delete(name) || had;
+    for (const kind of SETTING_KINDS) had = this.#settings[kind]?.delete(name) === true || had;
     return this.#records.delete(name) || had;
   }
 
@@ -111,16 +114,27 @@ export class MemoryStore implements EndpointStore {
 
   async getSetting<K extends SettingKind>(kind: K, name: string): Promise<StoredSetting<K> | undefined> {
     this.#assertOpen();
-    const text = this.#settings[kind].get(name);
+    const text = this.#settings[kind]?.get(name);
     return text === undefined ? undefined : decodeSetting(kind, text);
   }
 
   async setSetting<K extends SettingKind>(kind: K, name: string, value: SettingValue<K> | undefined): Promise<boolean> {
-    return this.#setPart(this.#settings[kind], name, encodeSetting(kind, value));
+    const text = encodeSetting(kind, value);
+    let part = this.#settings[kind];
+    if (part === undefined) {
+      // A removal from a kind no name holds: nothing to remove.
+      if (text === undefined) {
+        this.#assertOpen();
+        return false;
+      }
+      part = new Map();
+      this.#settings[kind] = part;
+    }
+    return this.#setPart(part, name, text);
   }
 
   async settingNames(kind: SettingKind, options: RouteNamesOptions = {}): Promise<string[]> {
-    return this.#namesOf(this.#settings[kind], options);
+    return this.#namesOf(this.#settings[kind] ?? NO_TEXTS, options);
   }
 
   /** Sets (`text` given) or removes a name's part kept in `part`; whether the name had one. */
@@ -133,7 +147,7 @@ export class MemoryStore implements EndpointStore {
   }
 
   /** The names that hold a part kept in `part` (a setting's values), in the range of `options`. */
-  #namesOf(part: Map<string, string>, options: RouteNamesOptions): string[] {
+  #namesOf(part: ReadonlyMap<string, string>, options: RouteNamesOptions): string[] {
     this.#assertOpen();
     const names = [...part.keys()].filter((name) => inNameRange(name, options)).sort();
     return names.slice(0, options.limit);
@@ -171,7 +185,7 @@ export class MemoryStore implements EndpointStore {
     this.#assertOpen();
     this.#records.clear();
     this.#routes.clear();
-    for (const kind of SETTING_KINDS) this.#settings[kind].clear();
+    for (const kind of SETTING_KINDS) this.#settings[kind]?.clear();
   }
 
   async close(): Promise<void> {

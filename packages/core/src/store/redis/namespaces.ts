@@ -35,6 +35,10 @@ export function redisNamespaces(
   return {
     registry: root.openNamespaceRegistry(),
     open: async (name) => openParts(namespaceKeyPrefix(root.keyPrefix, name)),
-    drop: async (name) => root.dropKeys(namespaceKeyPrefix(root.keyPrefix, name)),
+    drop: async (name, options) => {
+      // A name drawn a moment ago that no one has used holds no key: no scan of the keyspace.
+      if (options?.unused === true) return;
+      await root.dropKeys(namespaceKeyPrefix(root.keyPrefix, name));
+    },
   };
 }
