@@ -275,6 +275,53 @@ describe("a namespace's parts known to hold nothing (its name ledger reads none)
     ]);
   });
 
+  it('are not those another table on the same backend opened first (two apps on one memory)', async () => {
+    const namespaces = memoryBackend().namespaces as BackendNamespaces;
+    const seen: [string, boolean][] = [];
+    const here = tableOver(namespaces, seen);
+    const there = tableOver(namespaces, []);
+    await here.create({ name: 'a' });
+    // The other replica opens it first and may write in it: here its parts are read, not taken as empty.
+    await there.app('a');
+    await here.app('a');
+    expect(seen).toEqual([['a', false]]);
+  });
+
+  it('are not those of a namespace a request opened while its create was still emptying it', async () => {
+    const inner = memoryBackend().namespaces as BackendNamespaces;
+    let reached!: () => void;
+    const atDrop = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const namespaces: BackendNamespaces = {
+      ...inner,
+      drop: async (name, options) => {
+        reached();
+        await held;
+        return inner.drop(name, options);
+      },
+    };
+    const seen: [string, boolean][] = [];
+    const table = tableOver(namespaces, seen);
+    const creating = table.create({ name: 'r' });
+    // Registered, not yet emptied: a request (no token needed to read) opens an app of it meanwhile.
+    await atDrop;
+    const early = table.app('r');
+    release();
+    await Promise.all([creating, early]);
+    // Unloaded when idle and made again: it reads its parts, as its first app did.
+    await vi.waitFor(() => expect(table.liveCount).toBe(0), { timeout: 5000, interval: 10 });
+    await table.app('r');
+    expect(seen).toEqual([
+      ['r', false],
+      ['r', false],
+    ]);
+  });
+
   it('a name drawn here is dropped as unused before its namespace is made; a chosen name is emptied', async () => {
     const inner = memoryBackend().namespaces as BackendNamespaces;
     const drops: [string, DropOptions | undefined][] = [];

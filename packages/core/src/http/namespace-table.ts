@@ -189,7 +189,8 @@ export class NamespaceTable {
         await Promise.allSettled(names.map((name) => this.#namespaces.registry.delete(name)));
         throw failed.reason;
       }
-      for (const name of names) this.#fresh.add(name);
+      // Not where an app was opened meanwhile (a request needs no token to open one): it may have written.
+      for (const name of names) if (!this.#live.has(name) && !this.#opening.has(name)) this.#fresh.add(name);
       return outcome;
     });
     if (created === 'exists') {
@@ -349,9 +350,11 @@ export class NamespaceTable {
     await this.#unloading.get(name)?.catch(() => undefined);
     const entry = isValidName(name) ? await this.#namespaces.registry.get(name) : undefined;
     if (entry === undefined) throw notFound(name);
-    // Taken once: an app made again (after an unload, or a failed make) reads what its parts hold.
-    const fresh = this.#fresh.delete(name);
+    // Taken once: an app made again (after an unload, or a failed make) reads what its parts hold;
+    // so does one over parts another app on the same backend opened first (two apps on one memory).
+    const noted = this.#fresh.delete(name);
     const backend = await this.#namespaces.open(name);
+    const fresh = noted && backend.madeByOpen !== false;
     let app: MockpointApp;
     try {
       app = this.#options.make(backend, entry, fresh);

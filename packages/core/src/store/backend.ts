@@ -94,6 +94,12 @@ export interface Backend extends BackendParts {
   /** Closes every part the backend opened. */
   close(): Promise<void>;
   /**
+   * Set on a namespace's parts by `open` where the backend can tell: `false` when they were there
+   * already (opened by another app on the same backend since they were made), `true` when this
+   * open made them. Absent where it cannot tell.
+   */
+  readonly madeByOpen?: boolean;
+  /**
    * The namespaces kept here (`namespaces.ts`); absent in a namespace's own
    * backend (namespaces do not nest).
    */

@@ -289,8 +289,10 @@ export class LevelStore implements EndpointStore {
     this.#dropping.set(name, false);
     let written: boolean | undefined;
     try {
-      // Known empty (nothing written through a view since it was): no read of the disk.
-      if (!this.#emptyRanges.has(name)) {
+      // Known empty (nothing written through a view since it was): no read of the disk for a
+      // session's delete. A durable drop (before a namespace of a chosen name is made) looks all
+      // the same: a write in flight at an earlier delete may have landed after it.
+      if (durable || !this.#emptyRanges.has(name)) {
         // Not durable: cleared at once (an empty range's clear reads what a look for a key would, and
         // a session's delete has keys to clear). Durable: looked at first, so an empty one costs no fsync.
         // Cleared through the root, so that it counts as no write in the namespace.

@@ -457,10 +457,12 @@ describe('levelBackend namespaces on disk', () => {
     expect((await after.store.list({ limit: 10 })).endpoints).toEqual([]);
     expect(await after.store.routeNames()).toEqual([]);
     await after.close();
-    // Nothing written since: dropped again (durably or not) without a read or a clear.
+    // Nothing written since: dropped again, not durably, without a read or a clear; durably (before
+    // a namespace of a chosen name is made) with one look and no clear.
     await backend.namespaces.drop('s', { durable: false });
-    await backend.namespaces.drop('s');
     expect([keys.mock.calls.length, clear.mock.calls.length]).toEqual([0, 1]);
+    await backend.namespaces.drop('s');
+    expect([keys.mock.calls.length, clear.mock.calls.length]).toEqual([1, 1]);
     await closeAll();
     // The disk agrees: no key of the namespace is left (its prefix, \u0004s\u0000).
     expect((await dump(dir)).filter(([key]) => key.startsWith('\u0004s\u0000'))).toEqual([]);
@@ -481,6 +483,41 @@ describe('levelBackend namespaces on disk', () => {
     const kept = (await fresh.get('x')) !== undefined;
     const listed = (await fresh.list({ limit: 10 })).endpoints.map(({ name }) => name);
     expect(listed).toEqual(kept ? ['x'] : []);
+    await closeAll();
+  });
+
+  it('a write that lands after a delete is gone from a namespace made again with its name', async () => {
+    const dir = await tempDir();
+    const backend = await backendAt(dir);
+    if (!(backend.store instanceof LevelStore)) throw new Error('not the LevelDB store');
+    const root = backend.store;
+    // A group commit in flight (its fsync slow): the writes after it wait for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let committing = false;
+    const batch = Level.prototype.batch;
+    vi.spyOn(Level.prototype, 'batch').mockImplementationOnce(async function (this: Level, ...args: unknown[]) {
+      committing = true;
+      await held;
+      return (batch as (...args: unknown[]) => Promise<void>).apply(this, args);
+    } as typeof batch);
+    const busy = root.put(record('busy', 1));
+    const view = root.namespace('a');
+    const late = view.put(record('x', 'of the deleted namespace'));
+    await vi.waitFor(() => expect(committing).toBe(true), { timeout: 5000, interval: 5 });
+    await view.close();
+    // A session's delete: not durable, the range cleared before the late write lands.
+    await root.dropNamespace('a', { durable: false });
+    release();
+    await Promise.all([busy, late]);
+    // The same (chosen) name made again: its durable drop looks and clears what landed late.
+    await root.dropNamespace('a');
+    const again = root.namespace('a');
+    await again.put(record('z', 'new'));
+    expect((await again.list({ limit: 10 })).endpoints.map(({ name }) => name)).toEqual(['z']);
+    await again.close();
     await closeAll();
   });
 

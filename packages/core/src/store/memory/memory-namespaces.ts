@@ -47,12 +47,13 @@ export function memoryNamespaces(make: (bounds: JournalBounds) => Backend, bound
     registry: new MemoryNamespaceRegistry(),
     async open(name) {
       let backend = backends.get(name);
+      const madeByOpen = backend === undefined;
       if (backend === undefined) {
         backend = make(bounds);
         backends.set(name, backend);
       }
       // Closing it (the caller's part) must not lose the data: a memory backend's close only closes its store.
-      return { ...backend, close: async () => undefined };
+      return { ...backend, close: async () => undefined, madeByOpen };
     },
     async drop(name) {
       const backend = backends.get(name);
