@@ -25,12 +25,13 @@
  * | the provider's own flows and actions | twin-actions.ts, twin-state.ts |
  * | what the document says an answer is | twin-documented.ts |
  * | how objects are kept | twin-stored.ts |
+ * | a request's key, what its rate limit counts by | twin-auth.ts |
  *
  * @module
  */
-import { seedOf } from '../random/seeded-random.js';
 import { deleteOrAct, listOrOwned, other, owned } from './twin-actions.js';
 import { type Asked, type EventHeard, Refusal, refusalOf, type TwinAnswer, type TwinRequest } from './twin-answer.js';
+import { checkAuth, credentialOf } from './twin-auth.js';
 import { readParams, TooLong, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
 import { checkEndpoint } from './twin-constraints.js';
@@ -169,7 +170,7 @@ export class TwinEngine {
     const versions = this.#parts.profile.versions;
     let version: string | undefined;
     try {
-      this.#checkAuth(request);
+      checkAuth(this.#parts.profile, request);
       const named = requestVersion(this.#parts.profile, (name) => request.header(name));
       if (typeof named === 'object') throw new Refusal(named);
       version = named;
@@ -225,26 +226,6 @@ export class TwinEngine {
   /** `answer` as the answer to the request of `id`: its `Request-Id`, an error's `doc_url` (twin-request-ids.ts). */
   #stamped(answer: TwinAnswer, id: string | undefined): TwinAnswer {
     return stamped(answer, id, this.#parts.profile.requestIds, this.#parts.flows, this.#parts.now());
-  }
-
-  #checkAuth(request: TwinRequest): void {
-    const auth = this.#parts.profile.auth;
-    if (auth === undefined) return;
-    const given = request.header('authorization') ?? '';
-    const [, scheme = '', token = ''] = /^(\S+)\s+(\S+)$/.exec(given) ?? [];
-    const taken = auth.schemes.find((one) => one.toLowerCase() === scheme.toLowerCase());
-    let key = taken === undefined ? '' : token;
-    if (taken === 'Basic') key = (atobSafe(key).split(':')[0] ?? '').trim();
-    if (key === '' || !key.startsWith(auth.bearerPrefix)) {
-      throw new Refusal({
-        status: 401,
-        type: 'invalid_request_error',
-        message:
-          key === ''
-            ? `You did not provide an API key. Send it as Authorization: ${auth.schemes[0]} ${auth.bearerPrefix}….`
-            : `Invalid API Key provided: keys of this twin start with ${auth.bearerPrefix}.`,
-      });
-    }
   }
 
   /**
@@ -313,22 +294,4 @@ function unrecognized(request: TwinRequest): FlowError {
     type: 'invalid_request_error',
     message: `Unrecognized request URL (${request.method}: ${request.path.slice(0, 200)}).`,
   };
-}
-
-/** Longest credential a twin's rate limit counts by as it is; a longer one by its start, length and hash. */
-const CREDENTIAL_KEY_CHARS = 200;
-
-/** The token a request's rate limit counts by (its `Authorization`'s last word): bounded, so that 10,000 long tokens stay small. */
-function credentialOf(request: TwinRequest): string {
-  const token = (request.header('authorization') ?? '').trim().split(/\s+/).at(-1) ?? '';
-  if (token.length <= CREDENTIAL_KEY_CHARS) return token;
-  return `${token.slice(0, 100)}\u2026${token.length}:${seedOf(token).toString(16)}`;
-}
-
-function atobSafe(text: string): string {
-  try {
-    return atob(text);
-  } catch {
-    return '';
-  }
 }
