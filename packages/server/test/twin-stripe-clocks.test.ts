@@ -16,7 +16,10 @@ useDaemons({ kill: 'file' });
 const DAY = 86_400;
 /** 2026-01-01T00:00:00Z: the clocks' start, far from the wall clock. */
 const T0 = 1_767_225_600;
-const MONTH = 30 * DAY;
+/** January's 31 days: the first period of a monthly subscription made at T0 (Stripe's calendar months). */
+const MONTH = 31 * DAY;
+/** 2026-03-01T00:00:00Z: the end of the second period, February's 28 days after the first. */
+const MARCH = T0 + 59 * DAY;
 
 const CLOCK_EVENTS = ['test_helpers.test_clock.advancing', 'test_helpers.test_clock.ready'];
 /** A paid renewal's events, in the order the twin sends them. */
@@ -97,11 +100,11 @@ describe.each(['memory', 'level'] as const)('Stripe twin test clocks through str
       period_start: T0,
       period_end: T0 + MONTH,
     });
-    expect(renewal.lines.data[0]?.period).toEqual({ start: T0 + MONTH, end: T0 + 2 * MONTH });
+    expect(renewal.lines.data[0]?.period).toEqual({ start: T0 + MONTH, end: MARCH });
     expect(await stripe.subscriptions.retrieve(subscription.id)).toMatchObject({
       status: 'active',
       current_period_start: T0 + MONTH,
-      current_period_end: T0 + 2 * MONTH,
+      current_period_end: MARCH,
       latest_invoice: renewal.id,
     });
     const updated = events[1] as Stripe.Event;

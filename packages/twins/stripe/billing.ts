@@ -11,6 +11,7 @@
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
+import { boundary, intervalOf } from './calendar.js';
 import { INTENTS, madeIntent, type Payment, writeCharge, writePaidIntent } from './charges.js';
 import { atClock, clockOfCustomer, kitOfCustomer } from './clocks.js';
 import { cardError, decline, declineOf } from './declines.js';
@@ -25,16 +26,8 @@ export const PRICES = '/v1/prices';
 export const SUBSCRIPTIONS = '/v1/subscriptions';
 export const INVOICES = '/v1/invoices';
 const DAY = 86_400;
-const PERIOD: Record<string, number> = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
 
 type Obj = Record<string, unknown>;
-
-/** The length of a recurring price's interval in seconds (`interval_count` of them; a month 30 days). */
-export function intervalOf(recurring: unknown): number {
-  const given = record(recurring);
-  const count = typeof given?.interval_count === 'number' && given.interval_count > 0 ? given.interval_count : 1;
-  return (PERIOD[String(given?.interval ?? 'month')] ?? 30 * DAY) * count;
-}
 
 /** A Price's `recurring` as Stripe fills it (`null` for a one-time price). */
 function recurringOf(sent: unknown): Obj | null {
@@ -324,7 +317,8 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
       ? 0
       : subscribing.items.reduce((sum, { price, quantity }) => sum + (Number(price.unit_amount) || 0) * quantity, 0);
   const invoiceId = kit.newId('in_');
-  const end = trialEnd ?? now + intervalOf(first.recurring);
+  // Its first period ends one interval on by the calendar (calendar.ts), or with its trial.
+  const end = trialEnd ?? boundary(now, intervalOf(first.recurring), 1);
   Object.assign(subscription, {
     object: 'subscription',
     billing_cycle_anchor: trialEnd ?? now,

@@ -10,8 +10,9 @@
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { SUBSCRIPTIONS } from './billing.js';
+import { boundary, type Interval, intervalOfSubscription, intervalWords } from './calendar.js';
 import { invalidRequest, noSuch } from './errors.js';
-import { nextStep, periodOf, type Running, runStep, type Step } from './renewals.js';
+import { nextStep, type Running, runStep, type Step } from './renewals.js';
 
 type Obj = Record<string, unknown>;
 
@@ -150,7 +151,10 @@ async function runningOn(clock: Obj, kit: FlowKit): Promise<Running[]> {
   return running;
 }
 
-/** Stripe's refusal of an advance to `to` from `from`: backwards, or past two intervals of its shortest subscription. */
+/**
+ * Stripe's refusal of an advance to `to` from `from`: backwards, or past two intervals of its
+ * shortest subscription by the calendar (two years when it has none).
+ */
 function refusedAdvance(from: number, to: number | undefined, running: Running[]): FlowError | undefined {
   if (to === undefined) return invalidRequest('Invalid timestamp: must be an integer Unix timestamp.', 'frozen_time');
   if (to <= from) {
@@ -159,14 +163,20 @@ function refusedAdvance(from: number, to: number | undefined, running: Running[]
       'frozen_time',
     );
   }
-  const shortest = Math.min(...running.map(({ subscription }) => periodOf(subscription)));
-  const most = Number.isFinite(shortest) ? 2 * shortest : 2 * 365 * DAY;
-  if (to - from <= most) return undefined;
-  const what = Number.isFinite(shortest)
-    ? `two intervals of its shortest subscription (${Math.round(shortest / DAY)} days)`
-    : 'two years, as it has no subscriptions';
+  let most = boundary(from, { unit: 'year', count: 1 }, 2);
+  let shortest: Interval | undefined;
+  for (const { subscription } of running) {
+    const interval = intervalOfSubscription(subscription);
+    const limit = boundary(from, interval, 2);
+    if (shortest === undefined || limit < most) [most, shortest] = [limit, interval];
+  }
+  if (to <= most) return undefined;
+  const what =
+    shortest === undefined
+      ? 'two years, as it has no subscriptions'
+      : `two intervals of its shortest subscription (2 × ${intervalWords(shortest)})`;
   return invalidRequest(
-    `Cannot advance the test clock to ${to}: it may move at most ${what} past its frozen time ${from}, to ${from + most}. Advance it in shorter steps.`,
+    `Cannot advance the test clock to ${to}: it may move at most ${what} past its frozen time ${from}, to ${most}. Advance it in shorter steps.`,
     'frozen_time',
   );
 }

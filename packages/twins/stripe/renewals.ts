@@ -10,15 +10,8 @@
  */
 
 import type { FlowKit } from '@mockpoint/core/internal';
-import {
-  chargedIntent,
-  customerMethod,
-  intervalOf,
-  invoiceOf,
-  invoiceStates,
-  paidBy,
-  SUBSCRIPTIONS,
-} from './billing.js';
+import { chargedIntent, customerMethod, invoiceOf, invoiceStates, paidBy, SUBSCRIPTIONS } from './billing.js';
+import { anchorOf, intervalOfSubscription, periodEnd } from './calendar.js';
 import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
 import { decline } from './declines.js';
 import { voidedAt } from './invoice-actions.js';
@@ -58,12 +51,6 @@ export interface Running {
 export interface Step {
   at: number;
   kind: 'warn' | 'renew' | 'cancel' | 'retry' | 'expire';
-}
-
-/** The length of a subscription's period: its first item's price's interval. */
-export function periodOf(subscription: Obj): number {
-  const items = (subscription.items as { data?: Obj[] } | undefined)?.data ?? [];
-  return intervalOf((items[0]?.price as Obj | undefined)?.recurring);
 }
 
 /** The next step of `running` after `from` and no later than `to`; `undefined`: none. */
@@ -160,7 +147,8 @@ function unpaidEvents(intent: Obj): string[] {
 async function renew(running: Running, kit: FlowKit): Promise<void> {
   const was = running.subscription;
   const start = Number(was.current_period_end);
-  const period = { start, end: start + periodOf(was) };
+  // The next boundary of its calendar, counted from its anchor (calendar.ts).
+  const period = { start, end: periodEnd(anchorOf(was), intervalOfSubscription(was), start) };
   const id = kit.newId('in_');
   const sub: Obj = {
     ...was,
