@@ -57,6 +57,7 @@ import {
   testOf,
 } from './setup.js';
 import { renderStripe, rendersStripe } from './shapes.js';
+import { listSubscriptions } from './subscription-lists.js';
 
 const ENDPOINTS = '/v1/webhook_endpoints';
 
@@ -297,7 +298,10 @@ export const stripeFlows: TwinFlows = {
   renders: rendersStripe,
   // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
   views: { [`${CUSTOMERS}/{customer}/payment_methods`]: { of: METHODS, where: { customer: 'customer' } } },
-  list: (template, items, query) => (template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined),
+  list: (template, items, query) => {
+    if (template === SUBSCRIPTIONS) return listSubscriptions(items, query);
+    return template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined;
+  },
   creating,
   acting,
   check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),
