@@ -127,6 +127,43 @@ describe.each(['memory', 'level'] as const)('Stripe twin test clocks through str
     expect((await stripe.invoices.list({ customer: customer.id })).data).toHaveLength(2);
   });
 
+  it('renews 16 subscriptions due at one instant in one advance: the bound counts instants, not steps', async () => {
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: T0 });
+    const customer = await stripe.customers.create({ test_clock: clock.id });
+    const price = await monthlyPrice(stripe, 500);
+    const made: Stripe.Subscription[] = [];
+    for (let n = 0; n < 16; n++) {
+      const one = { customer: customer.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' };
+      made.push(await stripe.subscriptions.create(one));
+    }
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + MONTH + DAY });
+    expect(await stripe.testHelpers.testClocks.retrieve(clock.id)).toMatchObject({
+      status: 'ready',
+      frozen_time: T0 + MONTH + DAY,
+    });
+    for (const one of made) {
+      expect(await stripe.subscriptions.retrieve(one.id)).toMatchObject({
+        current_period_start: T0 + MONTH,
+        current_period_end: MARCH,
+      });
+    }
+    const invoices = await stripe.invoices.list({ customer: customer.id, limit: 100 });
+    expect(invoices.data.filter((invoice) => invoice.billing_reason === 'subscription_cycle')).toHaveLength(16);
+    // Still bounded: 16 subscriptions made an hour apart renew at 16 instants, past what one advance runs.
+    const other = await stripe.testHelpers.testClocks.create({ frozen_time: T0 });
+    const someone = await stripe.customers.create({ test_clock: other.id });
+    for (let n = 0; n < 16; n++) {
+      if (n > 0) await stripe.testHelpers.testClocks.advance(other.id, { frozen_time: T0 + n * 3600 });
+      const one = { customer: someone.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' };
+      await stripe.subscriptions.create(one);
+    }
+    const refused = await stripe.testHelpers.testClocks
+      .advance(other.id, { frozen_time: T0 + MONTH + DAY })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ statusCode: 400, param: 'frozen_time' });
+    expect((await stripe.testHelpers.testClocks.retrieve(other.id)).frozen_time).toBe(T0 + 15 * 3600);
+  });
+
   it('refuses a customer on a clock it does not hold, and a fourth customer on one clock', async () => {
     const unknown = await stripe.customers.create({ test_clock: 'clock_nothere' }).catch((e) => e);
     expect([unknown.statusCode, unknown.code, unknown.param]).toEqual([404, 'resource_missing', 'test_clock']);

@@ -24,11 +24,17 @@ const CLOCK_DAYS = 30;
 /** Most customers one test clock holds (Stripe's documented limit). */
 const MAX_CUSTOMERS = 3;
 /**
- * Most steps (a renewal, a retry, a trial's notice, a cancel) one advance runs: the work of one
- * request stays bounded (each step writes at most 6 objects). Stripe bounds an advance by two
- * intervals of the clock's shortest subscription, which is checked first.
+ * Most instants one advance runs steps at (a renewal, a retry, a trial's notice, a cancel): every
+ * subscription's step due at one instant runs with the others, so that many subscriptions renewing
+ * at the same moment never block a clock. Stripe bounds an advance by two intervals of the
+ * clock's shortest subscription, which is checked first.
  */
-export const MAX_STEPS = 15;
+export const MAX_INSTANTS = 15;
+/**
+ * Most steps one advance runs in all: the work of one request stays bounded (each step writes at
+ * most 6 objects, within the 500 the twin engine keeps of one request's flows).
+ */
+export const MAX_STEPS = 80;
 
 /** A Unix time sent in a form body (`"1700000000"`) as a number; `undefined` for anything else. */
 function timeOf(value: unknown): number | undefined {
@@ -181,11 +187,26 @@ function refusedAdvance(from: number, to: number | undefined, running: Running[]
   );
 }
 
+/** The steps due first after `from` and no later than `to`: every running subscription's at that one instant. */
+function dueFirst(running: Running[], from: number, to: number): { running: Running; step: Step }[] {
+  let due: { running: Running; step: Step }[] = [];
+  for (const one of running) {
+    const step = nextStep(one, from, to);
+    if (step === undefined) continue;
+    const at = due[0]?.step.at;
+    if (at === undefined || step.at < at) due = [{ running: one, step }];
+    else if (step.at === at) due.push({ running: one, step });
+  }
+  return due;
+}
+
 /**
  * `POST /v1/test_helpers/test_clocks/{id}/advance`: the clock moved to `frozen_time` and every
- * step of its customers' subscriptions in between run in time order, at most {@link MAX_STEPS}
- * (past it refused, nothing changed). Answers the clock `advancing` (as Stripe does); it is kept
- * `ready` at the new time, `test_helpers.test_clock.ready` the last of the advance's events.
+ * step of its customers' subscriptions in between run in time order, those due at one instant
+ * together, at most {@link MAX_INSTANTS} instants and {@link MAX_STEPS} steps (past it refused,
+ * nothing changed). Answers the
+ * clock `advancing` (as Stripe does); it is kept `ready` at the new time,
+ * `test_helpers.test_clock.ready` the last of the advance's events.
  */
 export async function advanceClock(clock: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome> {
   const from = Number(clock.frozen_time);
@@ -195,22 +216,22 @@ export async function advanceClock(clock: Obj, sent: Obj, kit: FlowKit): Promise
   if (refused !== undefined || to === undefined) return { error: refused ?? invalidRequest('frozen_time') };
   const advancing = { ...clock, status: 'advancing' };
   kit.snapshot('test_helpers.test_clock.advancing', advancing);
-  for (let steps = 0; ; steps++) {
-    let next: { running: Running; step: Step } | undefined;
-    for (const one of running) {
-      const step = nextStep(one, from, to);
-      if (step !== undefined && (next === undefined || step.at < next.step.at)) next = { running: one, step };
-    }
-    if (next === undefined) break;
-    if (steps >= MAX_STEPS) {
+  let steps = 0;
+  for (let instants = 0; ; instants++) {
+    const due = dueFirst(running, from, to);
+    const at = due[0]?.step.at;
+    if (at === undefined) break;
+    steps += due.length;
+    if (instants >= MAX_INSTANTS || steps > MAX_STEPS) {
       return {
         error: invalidRequest(
-          `Advancing the test clock to ${to} would run more than ${MAX_STEPS} billing steps (renewals, retries, trial ends, cancels) at once; this twin bounds the work of one request. Advance it in shorter steps.`,
+          `Advancing the test clock to ${to} would run billing steps (renewals, retries, trial ends, cancels) at more than ${MAX_INSTANTS} moments, or more than ${MAX_STEPS} steps, at once; this twin bounds the work of one request. Advance it in shorter steps.`,
           'frozen_time',
         ),
       };
     }
-    await runStep(next.running, next.step, atClock(kit, next.step.at));
+    const moment = atClock(kit, at);
+    for (const one of due) await runStep(one.running, one.step, moment);
   }
   const ready = { ...clock, frozen_time: to, status: 'ready' };
   kit.write({
