@@ -14,6 +14,7 @@ import { record } from '../src/records.js';
 import { boundary, intervalOf } from './calendar.js';
 import { INTENTS, madeIntent, type Payment, writeCharge, writePaidIntent } from './charges.js';
 import { atClock, clockOfCustomer, kitOfCustomer } from './clocks.js';
+import { delinquent, nextNumber, openBook } from './customer-books.js';
 import { cardError, decline, declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam } from './errors.js';
 import { writeInvoice } from './invoice-payments.js';
@@ -278,6 +279,8 @@ export function invoiceOf(invoicing: Invoicing, kit: FlowKit): Obj {
     },
     livemode: false,
     next_payment_attempt: null,
+    // The customer's next number (customer-books.ts), when the request read it.
+    number: nextNumber(subscription.customer, kit) ?? invoice.number,
     paid,
     payment_intent: intent?.id ?? null,
     period_end: invoicing.billed?.end ?? now,
@@ -361,6 +364,8 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
         : chargedIntent(payment, subscribing.paying, kit);
   const paid = intent === undefined || intent.status === 'succeeded';
   const tried = intent !== undefined && subscribing.paying?.method !== null;
+  // Saved by `payment_settings.save_default_payment_method: on_subscription` once it paid.
+  Object.assign(subscription, savedMethod(subscription, intent));
   if (!paid) subscription.status = 'incomplete';
   const invoice = invoiceOf(
     {
@@ -381,6 +386,16 @@ export function subscribe(subscribing: Subscribing, kit: FlowKit, subscription: 
     : ['invoice.created', 'invoice.finalized', ...(declined ? ['invoice.payment_failed'] : [])];
   writeInvoice('created', invoice, events, kit, asked);
   return subscription;
+}
+
+/**
+ * A subscription's `payment_settings.save_default_payment_method: on_subscription`: the payment
+ * method that paid its invoice (`intent`'s) becomes its `default_payment_method`; `{}` otherwise.
+ */
+export function savedMethod(subscription: Obj, intent: Obj | undefined): Obj {
+  const saves = record(subscription.payment_settings)?.save_default_payment_method === 'on_subscription';
+  const method = intent?.status === 'succeeded' ? intent.payment_method : undefined;
+  return saves && typeof method === 'string' && method !== '' ? { default_payment_method: method } : {};
 }
 
 /** An open `invoice` as `intent`'s payment at `now` (Unix seconds) leaves it: `paid`, one more attempt. */
@@ -412,7 +427,9 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
   const paid = paidBy(invoice, intent, Math.floor(kit.now() / 1000));
   const events = ['invoice.updated', 'invoice.paid', 'invoice.payment_succeeded'];
   writeInvoice('updated', paid, events, kit);
-  await subscriptionPaid(invoice, kit);
+  await openBook(invoice.customer, kit);
+  delinquent(invoice.customer, false, kit);
+  await subscriptionPaid(invoice, kit, intent);
 }
 
 /**
@@ -420,9 +437,10 @@ export async function paidInvoice(intent: Obj, kit: FlowKit): Promise<void> {
  * subscription `active`, a `paused` one whose resumption invoice it is `active` for the period it
  * bills, one resumed unpaid `active`.
  */
-export async function subscriptionPaid(invoice: Obj, kit: FlowKit): Promise<void> {
-  const subscription = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
-  if (subscription?.object !== 'subscription') return;
+export async function subscriptionPaid(invoice: Obj, kit: FlowKit, intent?: Obj): Promise<void> {
+  const found = typeof invoice.subscription === 'string' ? await kit.find(invoice.subscription) : undefined;
+  if (found?.object !== 'subscription') return;
+  const subscription = { ...found, ...savedMethod(found, intent) };
   if (subscription.status === 'paused' && subscription.latest_invoice === invoice.id) {
     // Its resumption invoice (resume.ts): the period it bills begins.
     const lines = (record(invoice.lines)?.data as Obj[] | undefined) ?? [];
@@ -439,7 +457,12 @@ export async function subscriptionPaid(invoice: Obj, kit: FlowKit): Promise<void
   }
   // Resumed unpaid (resume.ts): its resumption invoice paid, it is `active`.
   const resumedUnpaid = subscription.status === 'past_due' && subscription.latest_invoice === invoice.id;
-  if (subscription.status !== 'incomplete' && !resumedUnpaid) return;
+  if (subscription.status !== 'incomplete' && !resumedUnpaid) {
+    if (subscription.default_payment_method !== found.default_payment_method) {
+      kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: subscription, after: true });
+    }
+    return;
+  }
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...subscription, status: 'active' }, after: true });
 }
 
@@ -614,6 +637,7 @@ export async function creatingSubscription(
       given === null ? 'customer' : 'default_payment_method',
     );
   }
+  await openBook(sent.customer, kit);
   const made = {
     customer: sent.customer,
     items,

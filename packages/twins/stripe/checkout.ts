@@ -16,6 +16,7 @@ import { record } from '../src/records.js';
 import { mismatchOf, priceOf, subscribe } from './billing.js';
 import { madeIntent, writePaidIntent } from './charges.js';
 import { onOwnPage, SESSION_BILLING_MODE, uiModeOf } from './checkout-ui.js';
+import { openBook } from './customer-books.js';
 import { declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
 import { isSepa } from './sepa.js';
@@ -237,6 +238,7 @@ async function complete(session: Obj, sent: Obj, kit: FlowKit): Promise<ActionOu
     const items = lines
       .filter((line) => (line.price as Obj).type === 'recurring')
       .map((line) => ({ price: line.price as Obj, quantity: Number(line.quantity) || 1 }));
+    await openBook(customer, kit);
     const subscription = subscribe(
       { customer, items, metadata: session.metadata, billingMode: session[SESSION_BILLING_MODE] },
       kit,

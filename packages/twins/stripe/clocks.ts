@@ -11,6 +11,7 @@
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { SUBSCRIPTIONS } from './billing.js';
 import { boundary, type Interval, intervalOfSubscription, intervalWords } from './calendar.js';
+import { createdCustomer } from './customer-books.js';
 import { invalidRequest, noSuch } from './errors.js';
 import { nextStep, type Running, runStep, type Step } from './renewals.js';
 
@@ -71,6 +72,7 @@ async function clockNamed(id: unknown, kit: FlowKit): Promise<Obj | undefined> {
  * clock the twin does not hold or one with {@link MAX_CUSTOMERS} customers already; `null` when none is named.
  */
 export async function creatingCustomer(customer: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
+  createdCustomer(customer, sent, kit);
   if (sent.test_clock === undefined || sent.test_clock === '') {
     customer.test_clock = null;
     return undefined;

@@ -13,6 +13,7 @@ import type { FlowKit } from '@mockpoint/core/internal';
 import { chargedIntent, customerMethod, invoiceOf, invoiceStates, paidBy, SUBSCRIPTIONS } from './billing.js';
 import { anchorOf, intervalOfSubscription, periodEnd } from './calendar.js';
 import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
+import { delinquent, openBook } from './customer-books.js';
 import { decline } from './declines.js';
 import { voidedAt } from './invoice-actions.js';
 import { writeInvoice } from './invoice-payments.js';
@@ -168,6 +169,7 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
   const payment = { amount: total, currency: sub.currency, customer: sub.customer, invoice: id };
   const made = total === 0 ? undefined : madeIntent({ ...payment, description: 'Subscription update' }, kit);
   const billed = { start: Number(was.current_period_start), end: start };
+  await openBook(sub.customer, kit);
   const invoicing = {
     id,
     subscription: sub,
@@ -190,6 +192,7 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
   if (intent.status === 'succeeded') {
     const paid = paidBy(open, intent, now);
     updateInvoice(paid, ['invoice.paid', 'invoice.payment_succeeded'], kit);
+    delinquent(sub.customer, false, kit);
     running.open = undefined;
     return;
   }
@@ -201,6 +204,7 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
     next_payment_attempt: nextAttempt(now, 1),
   };
   updateInvoice(failed, unpaidEvents(intent), kit);
+  delinquent(sub.customer, true, kit);
   running.open = { invoice: failed, intent };
   if (sub.status === 'past_due') return;
   running.subscription = { ...sub, status: 'past_due' };
@@ -221,6 +225,7 @@ async function retry(running: Running, kit: FlowKit): Promise<void> {
   const now = Math.floor(kit.now() / 1000);
   const paying = await payingOf(running.subscription, kit);
   const test = paying.test ?? paying.method;
+  await openBook(running.subscription.customer, kit);
   const intent: Obj = { ...(was ?? {}), payment_method: paying.method, last_payment_error: null, next_action: null };
   const attempts = (Number(invoice.attempt_count) || 0) + 1;
   const refused =
@@ -238,6 +243,7 @@ async function retry(running: Running, kit: FlowKit): Promise<void> {
       next_payment_attempt: nextAttempt(Number(invoice.created), attempts),
     };
     updateInvoice(failed, unpaidEvents(intent), kit);
+    delinquent(running.subscription.customer, true, kit);
     running.open = { invoice: failed, intent };
     return;
   }
@@ -245,6 +251,7 @@ async function retry(running: Running, kit: FlowKit): Promise<void> {
   kit.write({ kind: 'updated', template: INTENTS, object: intent, events: ['payment_intent.succeeded'], after: true });
   writeCharge(intent, kit, true, test);
   updateInvoice(paidBy(invoice, intent, now), ['invoice.paid', 'invoice.payment_succeeded'], kit);
+  delinquent(running.subscription.customer, false, kit);
   running.open = undefined;
   running.subscription = { ...running.subscription, status: 'active' };
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...running.subscription }, after: true });

@@ -15,6 +15,7 @@ import { chargedIntent, invoiceOf, invoiceStates, paidBy, RESUMED } from './bill
 import { boundary, intervalOfSubscription } from './calendar.js';
 import { madeIntent } from './charges.js';
 import { kitOfCustomer } from './clocks.js';
+import { openBook } from './customer-books.js';
 import { invalidRequest } from './errors.js';
 import { writeInvoice } from './invoice-payments.js';
 import { payingOf, totalOf } from './renewals.js';
@@ -44,6 +45,7 @@ export async function resumedSubscription(subscription: Obj, sent: Obj, wall: Fl
   const now = Math.floor(kit.now() / 1000);
   const period = { start: now, end: boundary(now, intervalOfSubscription(subscription), 1) };
   const invoiceId = kit.newId('in_');
+  await openBook(subscription.customer, kit);
   const moved: Obj = {
     ...subscription,
     billing_cycle_anchor: now,
