@@ -13,12 +13,13 @@
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
-import { mismatchOf, priceOf, subscribe } from './billing.js';
+import { mismatchOf, subscribe } from './billing.js';
 import { madeIntent, writePaidIntent } from './charges.js';
 import { onOwnPage, SESSION_BILLING_MODE, uiModeOf } from './checkout-ui.js';
 import { openBook } from './customer-books.js';
 import { declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
+import { priceOf } from './prices.js';
 import { isSepa } from './sepa.js';
 import { checkoutSepa } from './sepa-payments.js';
 import { testOf } from './setup.js';

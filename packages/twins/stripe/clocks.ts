@@ -9,10 +9,11 @@
  */
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
-import { SUBSCRIPTIONS } from './billing.js';
 import { boundary, type Interval, intervalOfSubscription, intervalWords } from './calendar.js';
+import { atClock, clockNamed } from './clock-time.js';
 import { createdCustomer } from './customer-books.js';
 import { invalidRequest, noSuch } from './errors.js';
+import { SUBSCRIPTIONS } from './paths.js';
 import { nextStep, type Running, runStep, type Step } from './renewals.js';
 
 type Obj = Record<string, unknown>;
@@ -61,12 +62,6 @@ export function creatingClock(clock: Obj, sent: Obj, kit: FlowKit): FlowError | 
   return undefined;
 }
 
-/** The test clock `id` names, as the twin holds it; `undefined` for none. */
-async function clockNamed(id: unknown, kit: FlowKit): Promise<Obj | undefined> {
-  const found = typeof id === 'string' && id !== '' ? await kit.find(id) : undefined;
-  return found?.object === 'test_helpers.test_clock' ? found : undefined;
-}
-
 /**
  * A new customer on the test clock `test_clock` names (made at the clock's time), refused for a
  * clock the twin does not hold or one with {@link MAX_CUSTOMERS} customers already; `null` when none is named.
@@ -89,34 +84,6 @@ export async function creatingCustomer(customer: Obj, sent: Obj, kit: FlowKit): 
   customer.test_clock = clock.id;
   customer.created = clock.frozen_time;
   return undefined;
-}
-
-/**
- * The kit of the moment `seconds` (Unix) on a test clock: its `now` that time, the objects it makes
- * `created` then.
- */
-export function atClock(kit: FlowKit, seconds: number): FlowKit {
-  return {
-    ...kit,
-    now: () => seconds * 1000,
-    example: (template) => {
-      const made = kit.example(template);
-      if (typeof made.created === 'number') made.created = seconds;
-      return made;
-    },
-  };
-}
-
-/** The test clock a customer is on (`undefined`: none), read from the customer the twin holds. */
-export async function clockOfCustomer(customer: unknown, kit: FlowKit): Promise<Obj | undefined> {
-  const found = typeof customer === 'string' ? await kit.find(customer) : undefined;
-  return found?.object === 'customer' ? clockNamed(found.test_clock, kit) : undefined;
-}
-
-/** The kit of `customer`'s time: its test clock's frozen time when it is on one, else `wall`. */
-export async function kitOfCustomer(customer: unknown, wall: FlowKit): Promise<FlowKit> {
-  const clock = await clockOfCustomer(customer, wall);
-  return clock === undefined ? wall : atClock(wall, Number(clock.frozen_time));
 }
 
 /** The running subscriptions of the clock's customers, each with the open invoice it may retry. */

@@ -13,12 +13,14 @@
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
-import { customerMethod, paidBy, SUBSCRIPTIONS, subscriptionPaid } from './billing.js';
 import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
 import { nextNumber, openBook } from './customer-books.js';
 import { decline } from './declines.js';
 import { invalidRequest } from './errors.js';
+import { customerMethod, paidBy } from './invoice-make.js';
+import { subscriptionPaid } from './invoice-paid.js';
 import { writePaymentOf } from './invoice-payments.js';
+import { SUBSCRIPTIONS } from './paths.js';
 import { isSepa } from './sepa.js';
 import { testOf } from './setup.js';
 

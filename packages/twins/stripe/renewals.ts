@@ -10,14 +10,15 @@
  */
 
 import type { FlowKit } from '@mockpoint/core/internal';
-import { chargedIntent, customerMethod, invoiceOf, invoiceStates, paidBy, SUBSCRIPTIONS } from './billing.js';
 import { anchorOf, intervalOfSubscription, periodEnd } from './calendar.js';
 import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
 import { delinquent, openBook } from './customer-books.js';
 import { decline } from './declines.js';
 import { voidedAt } from './invoice-actions.js';
+import { chargedIntent, customerMethod, invoiceOf, invoiceStates, paidBy } from './invoice-make.js';
 import { writeInvoice } from './invoice-payments.js';
 import { INVOICE_ITEMS } from './invoices.js';
+import { SUBSCRIPTIONS } from './paths.js';
 import { testOf } from './setup.js';
 
 type Obj = Record<string, unknown>;

@@ -11,12 +11,13 @@
  */
 
 import type { ActionOutcome, FlowKit } from '@mockpoint/core/internal';
-import { chargedIntent, invoiceOf, invoiceStates, paidBy, RESUMED } from './billing.js';
 import { boundary, intervalOfSubscription } from './calendar.js';
 import { madeIntent } from './charges.js';
-import { kitOfCustomer } from './clocks.js';
+import { kitOfCustomer } from './clock-time.js';
 import { openBook } from './customer-books.js';
 import { invalidRequest } from './errors.js';
+import { chargedIntent, invoiceOf, invoiceStates, paidBy } from './invoice-make.js';
+import { RESUMED } from './invoice-paid.js';
 import { writeInvoice } from './invoice-payments.js';
 import { payingOf, totalOf } from './renewals.js';
 
