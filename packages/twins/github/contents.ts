@@ -41,6 +41,17 @@ export const contentsRootPaths: Record<string, Record<string, unknown>> = Object
   ]),
 );
 
+/** What GitHub answers a file's raw bytes in. */
+const RAW_HEADERS = { 'content-type': 'text/plain; charset=utf-8' };
+
+/**
+ * Whether `accept` asks for a file's raw bytes: GitHub's raw media type (`application/vnd.github.raw`,
+ * `…raw+json`, `…v3.raw`, Octokit's `mediaType: { format: 'raw' }`), which answers them in place of the JSON.
+ */
+function isRaw(accept: string | undefined): boolean {
+  return accept !== undefined && /application\/vnd\.github(\.v3)?\.raw\b/i.test(accept);
+}
+
 /** A file kept: its path, its bytes in base64, their size and blob SHA. */
 export interface FileRecord {
   path: string;
@@ -312,6 +323,9 @@ export const githubContents: RepoOperation = async (matched, request, state, pla
     return { status: 200, body: { content: null, commit: made } };
   }
   if (method !== 'GET') return undefined;
+  if (known !== undefined && isRaw(request.header('accept'))) {
+    return { status: 200, bytes: decoded(known.content) ?? new Uint8Array(), headers: RAW_HEADERS };
+  }
   if (known !== undefined) return { status: 200, body: entry(matched.values, path, known, true) };
   // A directory: the files and directories right below it, by name.
   const prefix = `${scope}:${path}/`;

@@ -20,6 +20,7 @@ import type {
   OwnOperation,
   OwnRequest,
 } from '@mockpoint/core/internal';
+import { githubArchives } from './archives.js';
 import { githubAssets } from './assets.js';
 import { githubAssignees } from './assignees.js';
 import { githubBranches } from './branches.js';
@@ -34,6 +35,7 @@ import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
 import { githubMilestoneIssues } from './milestone-issues.js';
+import { githubNotifications } from './notifications.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
 import { githubReleases } from './releases.js';
@@ -49,7 +51,7 @@ import {
   valuesOf,
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
-import { githubSingulars, repositoryLicense } from './singulars.js';
+import { githubSingulars, repositoryLanguage, repositoryLicense } from './singulars.js';
 import { githubStatuses } from './statuses.js';
 import { urlPart } from './url-part.js';
 import { githubWorkflows } from './workflows.js';
@@ -74,6 +76,8 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubWorkflows,
   githubEnvironments,
   githubSingulars,
+  githubArchives,
+  githubNotifications,
   githubPullUpdateBody,
 ];
 
@@ -283,8 +287,9 @@ async function replaceTopics(
 
 /**
  * A file written or deleted through the contents API: the repository's `license` made what
- * `GET …/license` tells of its root's license file (GitHub detects it on each push), kept when it
- * changed, so `repos.get`, its lists and search answer it.
+ * `GET …/license` tells of its root's license file and its `language` the one most of its bytes
+ * are in (GitHub detects both on each push), kept when they changed, so `repos.get`, its lists and
+ * search answer them.
  */
 async function licenseKept(matched: MatchedOperation, state: FlowState, key: string, place: RepoPlace): Promise<void> {
   const { method, template } = matched.op;
@@ -292,8 +297,10 @@ async function licenseKept(matched: MatchedOperation, state: FlowState, key: str
   const record = (await records(state)).get(key);
   if (record?.repository === undefined) return;
   const license = await repositoryLicense(state, place.scope);
-  if (JSON.stringify(license) === JSON.stringify(record.repository.license ?? null)) return;
-  await state.keep(REPOS, key, { ...record, repository: { ...record.repository, license } });
+  const language = await repositoryLanguage(state, place.scope);
+  const was = record.repository;
+  if (JSON.stringify(license) === JSON.stringify(was.license ?? null) && language === (was.language ?? null)) return;
+  await state.keep(REPOS, key, { ...record, repository: { ...was, license, language } });
 }
 
 /**
