@@ -27,7 +27,8 @@ import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
 import { githubRepoComments } from './comments.js';
-import { githubContents } from './contents.js';
+import { githubCommits } from './commits.js';
+import { githubContents, initialCommit } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
 import { githubPullUpdateBody } from './issue-labels.js';
@@ -61,6 +62,7 @@ const REPO = '/repos/{owner}/{repo}';
 /** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
 const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubRefs,
+  githubCommits,
   githubMerges,
   githubAssignees,
   githubRepoComments,
@@ -93,7 +95,12 @@ async function create(
   const planned = await plan(state, login, organization, sent);
   if ('error' in planned) return planned;
   await state.keep(REPOS, planned.key, planned.record);
-  tellRepository(state, planned.record.scope ?? planned.key, planned.record.repository ?? {}, 'created');
+  const scope = planned.record.scope ?? planned.key;
+  tellRepository(state, scope, planned.record.repository ?? {}, 'created');
+  if (sent.auto_init === true) {
+    const repository = planned.record.repository;
+    await initialCommit(state, { scope: scope.toLowerCase(), values: valuesOf(scope), repository });
+  }
   return { status: 201, body: planned.record.repository };
 }
 
