@@ -137,4 +137,39 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's commits (%s)", (p
     const behind = await octokit.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: 'main...cart' });
     expect([behind.data.status, behind.data.ahead_by, behind.data.behind_by]).toEqual(['behind', 0, 1]);
   });
+
+  it("makes a published release's tag a ref at its target's commit", async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'tagged' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, auto_init: true });
+    const main = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+    await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1.0.0', name: 'One' });
+    const tag = await octokit.rest.git.getRef({ ...repo, ref: 'tags/v1.0.0' });
+    expect(tag.data).toMatchObject({ ref: 'refs/tags/v1.0.0', object: { sha: main, type: 'commit' } });
+    const archive = await octokit.request('GET /repos/{owner}/{repo}/tarball/{ref}', {
+      ...repo,
+      ref: 'v1.0.0',
+      request: { redirect: 'manual' },
+    });
+    expect(archive.headers.location).toBe('https://codeload.github.com/octocat/tagged/legacy.tar.gz/refs/tags/v1.0.0');
+
+    // A draft makes no tag until it is published, then at the commit its target names then.
+    const draft = await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v2.0.0', draft: true });
+    expect(await rejection(octokit.rest.git.getRef({ ...repo, ref: 'tags/v2.0.0' }))).toEqual([
+      404,
+      expect.objectContaining({ message: 'Not Found' }),
+    ]);
+    const next = await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'CHANGELOG.md',
+      message: 'Changelog',
+      content: base64('# 2.0.0\n'),
+    });
+    await octokit.rest.repos.updateRelease({ ...repo, release_id: draft.data.id, draft: false });
+    const published = await octokit.rest.git.getRef({ ...repo, ref: 'tags/v2.0.0' });
+    expect(published.data.object.sha).toBe(next.data.commit.sha);
+    const tags = await octokit.rest.git.listMatchingRefs({ ...repo, ref: 'tags/' });
+    expect(tags.data.map((ref) => ref.ref)).toEqual(['refs/tags/v1.0.0', 'refs/tags/v2.0.0']);
+  });
 });

@@ -83,11 +83,7 @@ async function resolved(state: FlowState, place: RepoPlace, ref: string): Promis
   return commit ?? noCommit(ref);
 }
 
-async function listCommits(
-  query: Record<string, unknown>,
-  state: FlowState,
-  place: RepoPlace,
-): Promise<OwnAnswer> {
+async function listCommits(query: Record<string, unknown>, state: FlowState, place: RepoPlace): Promise<OwnAnswer> {
   const from = typeof query.sha === 'string' && query.sha !== '' ? query.sha : String(place.repository?.default_branch);
   const head = await resolved(state, place, from);
   if (!('sha' in head)) return head;

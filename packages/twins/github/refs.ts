@@ -131,6 +131,34 @@ export async function refNamed(state: FlowState, scope: string, ref: string): Pr
   return [`refs/heads/${ref}`, `refs/tags/${ref}`, ref].find((name) => name.startsWith('refs/') && refs.has(name));
 }
 
+/**
+ * A release's tag as GitHub makes it when the release is published: `refs/tags/{tag}` at the commit
+ * `target` names (its `target_commitish`: a branch or a SHA; the default branch when none), unless
+ * the tag exists, or the name is none git takes, or the target names no commit the twin holds.
+ * Its `create` and `push` are told. What undoes it (the release refused), `undefined`: none made.
+ */
+export async function tagRelease(
+  state: FlowState,
+  place: RepoPlace,
+  tag: string,
+  target: unknown,
+): Promise<(() => Promise<void>) | undefined> {
+  const ref = `refs/tags/${tag}`;
+  if (!isRefName(ref)) return undefined;
+  const refs = await refsOf(state, place.scope);
+  if (refs.has(ref)) return undefined;
+  const named =
+    typeof target === 'string' && target !== '' ? target : String(place.repository?.default_branch ?? 'main');
+  const sha = await shaOf(state, place.scope, named);
+  if (sha === undefined) return undefined;
+  const commit = commitOf(refs, sha);
+  const record: RefRecord = { ref, sha, node_id: state.newId('REF_'), ...(commit === undefined ? {} : { commit }) };
+  const key = `${place.scope}:${ref}`;
+  await state.keep(REFS, key, record);
+  await tellPush(state, place, { ref, after: sha, ...(commit === undefined ? {} : { commit }) });
+  return () => state.keep(REFS, key, undefined);
+}
+
 /** The branches of the repository kept as `scope`, by name: the SHA each points at and the commit it is when the twin made it. */
 export async function branchesOf(
   state: FlowState,

@@ -359,8 +359,16 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   if (answered !== undefined) {
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
     // The collections' answer (a body taken in another form): the implied repository let go if they refuse it.
-    else if (implied && 'values' in answered) return { ...answered, refused: () => state.keep(REPOS, key, undefined) };
-    else if ('values' in answered) return { ...answered, ...shownAt(record) };
+    else if (implied && 'values' in answered) {
+      const { refused } = answered;
+      return {
+        ...answered,
+        refused: async () => {
+          await refused?.();
+          await state.keep(REPOS, key, undefined);
+        },
+      };
+    } else if ('values' in answered) return { ...answered, ...shownAt(record) };
     else if (!('error' in answered)) await licenseKept(matched, state, key, place);
     return answered;
   }
