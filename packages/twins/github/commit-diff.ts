@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { blobContent } from './history.js';
+import { blobReader } from './history.js';
 import type { RefsReader } from './refs.js';
 
 /** Most lines of a file the twin writes a patch of; a longer one's `patch` is left out, as GitHub leaves out a large one's. */
@@ -50,13 +50,14 @@ export async function treeDiff(
 ): Promise<Record<string, unknown>[]> {
   const paths = [...new Set([...Object.keys(from), ...Object.keys(to)])].sort();
   const entries: Record<string, unknown>[] = [];
+  const blob = await blobReader(state, scope);
   for (const path of paths) {
     const was = from[path];
     const now = to[path];
     if (was === now) continue;
     const status = was === undefined ? 'added' : now === undefined ? 'removed' : 'modified';
-    const before = linesOf(was === undefined ? undefined : await blobContent(state, scope, was));
-    const after = linesOf(now === undefined ? undefined : await blobContent(state, scope, now));
+    const before = linesOf(was === undefined ? undefined : blob(was));
+    const after = linesOf(now === undefined ? undefined : blob(now));
     const { patch, additions, deletions } = hunk(before, after);
     const sha = now ?? was ?? '';
     entries.push({

@@ -12,7 +12,7 @@
  */
 import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { treeDiff } from './commit-diff.js';
-import { type CommitRecord, commitOf, compared, logOf, treeAt } from './history.js';
+import { type CommitRecord, commitOf, commitsOf, compared, history, treeAt } from './history.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { holdsRefs, shaOf } from './refs.js';
@@ -87,15 +87,12 @@ async function listCommits(query: Record<string, unknown>, state: FlowState, pla
   const from = typeof query.sha === 'string' && query.sha !== '' ? query.sha : String(place.repository?.default_branch);
   const head = await resolved(state, place, from);
   if (!('sha' in head)) return head;
-  let commits = await logOf(state, place.scope, head.sha, MAX_COMMITS);
+  const all = await commitsOf(state, place.scope);
+  let commits = history(all, head.sha, MAX_COMMITS);
   if (typeof query.path === 'string' && query.path !== '') {
     const path = query.path.replace(/^\/+|\/+$/g, '');
-    const changed: CommitRecord[] = [];
-    for (const commit of commits) {
-      const parent = await treeAt(state, place.scope, commit.parents[0]);
-      if (parent[path] !== commit.tree[path]) changed.push(commit);
-    }
-    commits = changed;
+    const parentTree = (commit: CommitRecord) => all.get(commit.parents[0] ?? '')?.tree ?? {};
+    commits = commits.filter((commit) => parentTree(commit)[path] !== commit.tree[path]);
   }
   return { list: commits.map((commit) => commitShown(commit, fullOf(place))) };
 }
@@ -163,7 +160,8 @@ export const githubCommits: RepoOperation = async (matched, request, state, plac
   const pull = template === `${PULLS}/{pull_number}/files` || template === `${PULLS}/{pull_number}/commits`;
   if (!list && !one && !compare && !pull) return undefined;
   if (place.repository === undefined) return undefined;
-  if (!(await holdsRefs(state, place.scope))) return pull ? { list: [] } : EMPTY;
+  // An empty repository: GitHub's 409 where its description gives one, else none to compare.
+  if (!(await holdsRefs(state, place.scope))) return pull ? { list: [] } : compare ? NOT_FOUND : EMPTY;
   if (list) return listCommits(request.query, state, place);
   if (one) return getCommit(matched.values.ref ?? '', state, place);
   if (compare) {

@@ -31,7 +31,7 @@ export interface CommitRecord {
 type Reader = RefsReader;
 
 /** The commits of the repository kept as `scope`, by SHA (every one: the kind is bounded by the twin's own records). */
-async function commitsOf(state: Reader, scope: string): Promise<Map<string, CommitRecord>> {
+export async function commitsOf(state: Reader, scope: string): Promise<Map<string, CommitRecord>> {
   const prefix = `${scope}:`;
   const commits = new Map<string, CommitRecord>();
   for (const [key, record] of await state.read<CommitRecord>(COMMITS)) {
@@ -59,9 +59,10 @@ export async function keepCommit(
   await state.keep(COMMITS, `${scope}:${commit.sha}`, commit);
 }
 
-/** The base64 bytes of the blob `sha` of the repository kept as `scope` (`undefined`: none kept). */
-export async function blobContent(state: Reader, scope: string, sha: string): Promise<string | undefined> {
-  return (await state.read<{ content: string }>(BLOBS)).get(`${scope}:${sha}`)?.content;
+/** The blobs of the repository kept as `scope` read once: the base64 bytes of one by its SHA (`undefined`: none kept). */
+export async function blobReader(state: Reader, scope: string): Promise<(sha: string) => string | undefined> {
+  const blobs = await state.read<{ content: string }>(BLOBS);
+  return (sha) => blobs.get(`${scope}:${sha}`)?.content;
 }
 
 /** The tree of the commit `sha` (empty for a commit the twin did not make: a SHA sent to `git.createRef`). */
@@ -205,9 +206,4 @@ export async function compared(state: Reader, scope: string, base: string, head:
   // The newest common ancestor: the first of `head`'s history that `base` reaches.
   const mergeBase = history(commits, head, commits.size + 1).find((commit) => fromBase.has(commit.sha))?.sha;
   return { mergeBase, ahead: kept, behindBy };
-}
-
-/** The commits of the repository kept as `scope` reachable from `head`, newest first, at most `limit`. */
-export async function logOf(state: Reader, scope: string, head: string, limit: number): Promise<CommitRecord[]> {
-  return history(await commitsOf(state, scope), head, limit);
 }

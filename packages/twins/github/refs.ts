@@ -3,8 +3,9 @@
  * name (`refs/heads/feature`), per repository (twin-own.ts): `POST …/git/refs` makes one (`ref`,
  * `sha`; an existing one `422 Reference already exists`), `GET …/git/ref/{ref}` reads it
  * (`heads/feature`, sent encoded as `heads%2Ffeature` by Octokit), `GET …/git/matching-refs/{ref}`
- * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; the twin keeps no commits,
- * so it cannot tell a fast-forward: every move is taken, `force` or not), `DELETE` removes it;
+ * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; a ref may point at a
+ * commit the twin did not make, so it does not check for a fast-forward: every move is taken,
+ * `force` or not), `DELETE` removes it;
  * each a branch's or tag's `create`, `push` or `delete` (pushes.ts). A file written moves
  * its branch (`moveBranch`), keeping the commit it made with the ref.
  *
@@ -62,7 +63,7 @@ export function isRefName(ref: string): boolean {
   return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
-/** A commit's SHA as GitHub takes one: 40 hex digits (the twin keeps no commits to look up). */
+/** A commit's SHA as GitHub takes one: 40 hex digits (a ref may point at a commit the twin did not make). */
 function isSha(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
 }
