@@ -50,7 +50,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's commits (%s)", (p
       sha: (file.data as { sha: string }).sha,
       content: base64('# shop\nA shop with a cart\n'),
     });
-    expect(edited.data.commit.parents.map((parent) => parent.sha)).toEqual([added.data.commit.sha]);
+    expect(edited.data.commit.parents?.map((parent) => parent.sha)).toEqual([added.data.commit.sha]);
     const history = await octokit.rest.repos.listCommits({ ...repo, sha: 'cart' });
     expect(history.data.map((commit) => commit.commit.message)).toEqual([
       'Name the cart\n\nFixes #1',
