@@ -19,7 +19,7 @@ const CLOSING = /(?<![\w/])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?\s+#(\d{1,
 const MAX_CLOSED = 10;
 
 /** The issue numbers `texts` close, in the order named, each once. */
-export function closedNumbers(texts: readonly unknown[]): string[] {
+function closedNumbers(texts: readonly unknown[]): string[] {
   const numbers: string[] = [];
   for (const text of texts) {
     if (typeof text !== 'string') continue;

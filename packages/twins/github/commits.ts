@@ -40,7 +40,7 @@ function fullOf(place: RepoPlace): string {
 }
 
 /** A commit as GitHub's `commit` object answers it (its `files` and `stats` when given). */
-export function commitShown(
+function commitShown(
   record: CommitRecord,
   full: string,
   files?: Record<string, unknown>[],

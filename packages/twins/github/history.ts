@@ -46,7 +46,7 @@ export async function commitOf(state: Reader, scope: string, sha: string): Promi
 }
 
 /** Keeps `commit` of the repository kept as `scope`, and the bytes of its new blobs. */
-export async function keepCommit(
+async function keepCommit(
   state: FlowState,
   scope: string,
   commit: CommitRecord,
@@ -140,7 +140,7 @@ export async function keepMerge(
 }
 
 /** A tree's SHA, as a hash of its entries (the twin does not write git's tree objects). */
-export async function treeSha(tree: Readonly<Record<string, string>>): Promise<string> {
+async function treeSha(tree: Readonly<Record<string, string>>): Promise<string> {
   const text = Object.keys(tree)
     .sort()
     .map((path) => `${path}\0${tree[path]}`)

@@ -179,7 +179,7 @@ export function keyed(template: string, object: Record<string, unknown>, values:
 }
 
 /** The `reactions` rollup of an issue or a comment at `url`, as GitHub answers one nobody reacted to. */
-export function noReactions(url: string): Record<string, unknown> {
+function noReactions(url: string): Record<string, unknown> {
   const counts = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'];
   return { url, total_count: 0, ...Object.fromEntries(counts.map((reaction) => [reaction, 0])) };
 }
