@@ -300,19 +300,20 @@ describe.each(TWIN_PLACES)("the GitHub twin's events of its own state (%s)", (pl
       expect(sentOnce.map((one) => one.type)).toEqual(apart);
       keysAsExamples(sentOnce);
       // Every event of the triggers' calls reached the hook, as GitHub sends it: the ping; push (its
-      // first write makes `main`: create too); create; delete; reopened; synchronize; the review;
-      // three releases; the edit; and the issue.
+      // first write makes `main`: create too); create; delete; reopened and the review (each of a
+      // branch written and made first); synchronize; three releases (each tag made: create, push);
+      // the edit; and the issue.
       const wanted = [
         ['ping'],
         ['create', 'push'],
         ['push', 'create', 'push'],
         ['push', 'create', 'push', 'delete', 'push'],
-        ['pull_request.opened', 'pull_request.closed', 'pull_request.reopened'],
+        ['push', 'create', 'push', 'pull_request.opened', 'pull_request.closed', 'pull_request.reopened'],
         ['push', 'create', 'push', 'pull_request.opened', 'push', 'pull_request.synchronize'],
-        ['pull_request.opened', 'pull_request_review.submitted'],
-        ['release.created', 'release.published', 'release.released'],
-        ['release.created', 'release.published', 'release.released'],
-        ['release.created', 'release.published', 'release.released', 'release.deleted'],
+        ['push', 'create', 'push', 'pull_request.opened', 'pull_request_review.submitted'],
+        ['release.created', 'release.published', 'release.released', 'create', 'push'],
+        ['release.created', 'release.published', 'release.released', 'create', 'push'],
+        ['release.created', 'release.published', 'release.released', 'create', 'push', 'release.deleted'],
         ['repository.edited'],
         ['issues.opened'],
       ].flat();

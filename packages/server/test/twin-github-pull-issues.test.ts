@@ -165,6 +165,9 @@ describe.each(TWIN_PLACES)('a pull request merged (%s)', (place) => {
         content: readme,
       });
       const before = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+      // The head branches exist, as GitHub needs them to (a branch it does not hold is 422).
+      for (const branch of ['cart', 'drop', 'wip'])
+        await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: before });
       const secret = 'merges';
       await octokit.rest.repos.createWebhook({
         ...repo,

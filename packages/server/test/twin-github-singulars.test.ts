@@ -46,7 +46,6 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
       'repos.checkAutomatedSecurityFixes': () => octokit.rest.repos.checkAutomatedSecurityFixes(repo),
       'apps.getRepoInstallation': () => octokit.rest.apps.getRepoInstallation(repo),
       'repos.codeownersErrors': () => octokit.rest.repos.codeownersErrors(repo),
-      'repos.getCommit': () => octokit.rest.repos.getCommit({ ...repo, ref: sha }),
       'git.getCommit': () => octokit.rest.git.getCommit({ ...repo, commit_sha: sha }),
       'repos.compareCommitsWithBasehead': () =>
         octokit.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: 'main...feature' }),
@@ -54,6 +53,11 @@ describe.each(TWIN_PLACES)("the GitHub twin's singular reads below a repository 
     for (const [operation, send] of Object.entries(missing)) {
       expect([operation, await rejection(send())]).toEqual([operation, GITHUB_NOT_FOUND]);
     }
+    // A commit of a repository with none: GitHub's 409, as its description gives it.
+    expect(await rejection(octokit.rest.repos.getCommit({ ...repo, ref: sha }))).toEqual([
+      409,
+      { message: 'Git Repository is empty.', documentation_url: 'https://docs.github.com/rest' },
+    ]);
     expect(await rejection(octokit.rest.repos.getBranch({ ...repo, branch: 'feature' }))).toEqual([
       404,
       { message: 'Branch not found', documentation_url: 'https://docs.github.com/rest' },

@@ -13,6 +13,7 @@
  */
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoint/core/internal';
+import { keepWrite } from './history.js';
 import { pushedCommit, type RepoOperation, type RepoPlace } from './pushes.js';
 import { branchSha, isRefName, moveBranch, notSupplied } from './refs.js';
 import { shownRepo } from './repo-kept.js';
@@ -40,6 +41,17 @@ export const contentsRootPaths: Record<string, Record<string, unknown>> = Object
     },
   ]),
 );
+
+/** What GitHub answers a file's raw bytes in. */
+const RAW_HEADERS = { 'content-type': 'text/plain; charset=utf-8' };
+
+/**
+ * Whether `accept` asks for a file's raw bytes: GitHub's raw media type (`application/vnd.github.raw`,
+ * `…raw+json`, `…v3.raw`, Octokit's `mediaType: { format: 'raw' }`), which answers them in place of the JSON.
+ */
+function isRaw(accept: string | undefined): boolean {
+  return accept !== undefined && /application\/vnd\.github(\.v3)?\.raw\b/i.test(accept);
+}
 
 /** A file kept: its path, its bytes in base64, their size and blob SHA. */
 export interface FileRecord {
@@ -202,11 +214,13 @@ async function committed(
   sent: Record<string, unknown>,
   state: FlowState,
   place: RepoPlace,
-  change: { path: string; kind: 'added' | 'modified' | 'removed' },
+  change: { path: string; kind: 'added' | 'modified' | 'removed'; file?: FileRecord },
 ): Promise<Record<string, unknown>> {
   const branch = branchOf(sent, place);
   const parent = await branchSha(state, place.scope, branch);
   const made = commit(state, matched.values, String(sent.message), parent);
+  const { file } = change;
+  await keepWrite(state, place.scope, made, { path: change.path, blob: file?.sha, content: file?.content });
   await moveBranch(state, place, branch, pushedCommit(made, change.path, change.kind));
   return made;
 }
@@ -238,11 +252,28 @@ async function put(
   };
   await state.keep(FILES, key, record);
   const kind = known === undefined ? 'added' : 'modified';
-  const made = await committed(matched, sent, state, at.place, { path, kind });
+  const made = await committed(matched, sent, state, at.place, { path, kind, file: record });
   return {
     status: known === undefined ? 201 : 200,
     body: { content: entry(matched.values, path, record), commit: made },
   };
+}
+
+/**
+ * `auto_init`: the repository's first commit, `Initial commit`, on its default branch, of a
+ * `README.md` of its name (and description), as GitHub makes it; its branch's ref made.
+ */
+export async function initialCommit(state: FlowState, place: RepoPlace): Promise<void> {
+  const repository = place.repository ?? {};
+  const description = typeof repository.description === 'string' ? `${repository.description}\n` : '';
+  const bytes = new TextEncoder().encode(`# ${String(repository.name)}\n${description}`);
+  const content = btoa(String.fromCharCode(...bytes));
+  const record: FileRecord = { path: 'README.md', content, size: bytes.length, sha: await blobSha(bytes) };
+  await state.keep(FILES, `${place.scope}:README.md`, record);
+  const made = commit(state, place.values, 'Initial commit', undefined);
+  await keepWrite(state, place.scope, made, { path: record.path, blob: record.sha, content });
+  const branch = String(repository.default_branch ?? 'main');
+  await moveBranch(state, place, branch, pushedCommit(made, record.path, 'added'));
 }
 
 /** The bytes of the file at `path` of the repository kept as `scope` (`undefined`: none). */
@@ -312,6 +343,9 @@ export const githubContents: RepoOperation = async (matched, request, state, pla
     return { status: 200, body: { content: null, commit: made } };
   }
   if (method !== 'GET') return undefined;
+  if (known !== undefined && isRaw(request.header('accept'))) {
+    return { status: 200, bytes: decoded(known.content) ?? new Uint8Array(), headers: RAW_HEADERS };
+  }
   if (known !== undefined) return { status: 200, body: entry(matched.values, path, known, true) };
   // A directory: the files and directories right below it, by name.
   const prefix = `${scope}:${path}/`;

@@ -48,6 +48,11 @@ const write = (name = '{unique}.md', branch?: string): FixtureStep => ({
 /** A branch `{unique}` (or a tag) at the commit the last write made. */
 const ref = (kind: 'heads' | 'tags'): FixtureStep =>
   post('/repos/{repo}/git/refs', { ref: `refs/${kind}/{unique}`, sha: '{sha}' });
+/**
+ * A pull request of a branch the twin holds (GitHub refuses one whose head or base the repository
+ * lacks): a file written on the default branch, a branch `{unique}` at its commit, the pull request of it.
+ */
+const branchPull = (): FixtureStep[] => [write(), ref('heads'), { ...pull, body: { ...pull.body, head: '{unique}' } }];
 const release = post('/repos/{repo}/releases', {
   tag_name: 'v1.0.0-{unique}',
   name: 'v1.0.0',
@@ -117,11 +122,14 @@ export const GITHUB: Record<string, readonly FixtureStep[]> = {
     { method: 'PATCH', path: '/repos/{repo}/issues/comments/{id}', body: { body: 'Edited.' } },
   ],
   'issue_comment.deleted': [issue, comment, { method: 'DELETE', path: '/repos/{repo}/issues/comments/{id}' }],
-  'pull_request.opened': [pull],
-  'pull_request.edited': [pull, { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { body: 'Edited.' } }],
-  'pull_request.closed': [pull, close('pulls')],
+  'pull_request.opened': branchPull(),
+  'pull_request.edited': [
+    ...branchPull(),
+    { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { body: 'Edited.' } },
+  ],
+  'pull_request.closed': [...branchPull(), close('pulls')],
   'pull_request.reopened': [
-    pull,
+    ...branchPull(),
     close('pulls'),
     { method: 'PATCH', path: '/repos/{repo}/pulls/{number}', body: { state: 'open' } },
   ],
@@ -132,7 +140,7 @@ export const GITHUB: Record<string, readonly FixtureStep[]> = {
     write('{unique}-head.md', '{unique}'),
   ],
   'pull_request_review.submitted': [
-    pull,
+    ...branchPull(),
     { method: 'POST', path: '/repos/{repo}/pulls/{number}/reviews', body: { body: 'Looks good.', event: 'APPROVE' } },
   ],
   push: [write()],

@@ -41,11 +41,14 @@ import {
   namedMembers,
   updating,
 } from './issues.js';
+import { labelColorKept, labelColorRefused, labelNameTaken } from './label-checks.js';
 import { githubList } from './lists.js';
 import { nodeIdOf } from './node-ids.js';
+import { githubNotifications } from './notifications.js';
 import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { pullCreating, pullUpdateRefused } from './pulls.js';
+import { refsListPaths } from './refs.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
@@ -54,6 +57,7 @@ import { githubUserIssues } from './user-issues.js';
 const ISSUES = '/repos/{owner}/{repo}/issues';
 const PULLS = '/repos/{owner}/{repo}/pulls';
 const ISSUE_LABELS = `${ISSUES}/{issue_number}/labels`;
+const LABELS = '/repos/{owner}/{repo}/labels';
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
@@ -68,6 +72,8 @@ const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
 /** GitHub's `422 Validation Failed`, with an `errors` entry for each field missing or empty. */
 function check(template: string, sent: Record<string, unknown>): FlowError | undefined {
   if (!GITHUB_KEPT.has(template)) return undefined;
+  const color = labelColorRefused(template, sent);
+  if (color !== undefined) return color;
   const wanted = REQUIRED[template.split('/').at(-1) ?? ''];
   if (wanted === undefined) return undefined;
   const missing = wanted.fields.filter(
@@ -119,6 +125,7 @@ function created(
   // A hook made without `events` hears `push` alone, as GitHub's (not the example's list).
   if (last === 'hooks' && GITHUB_KEPT.has(template) && !Array.isArray(sent.events)) object.events = ['push'];
   if (last === 'labels' && GITHUB_KEPT.has(template)) labelCreated(object, sent);
+  labelColorKept(template, object);
   if (last === 'milestones' && template === '/repos/{owner}/{repo}/milestones') milestoneCreated(object, sent);
   if (last !== 'issues' && last !== 'pulls') return undefined;
   object.user = GITHUB_USER;
@@ -157,11 +164,13 @@ function shown(template: string, object: Record<string, unknown>): Record<string
 }
 
 export const githubFlows: TwinFlows = {
-  paths: contentsRootPaths,
+  paths: { ...contentsRootPaths, ...refsListPaths },
   check,
+  checkUpdate: labelColorRefused,
   tooLong,
   invalidStatus: 422,
   creating: async (template, object, sent, kit) => {
+    if (template === LABELS) return labelNameTaken(sent.name, kit);
     const milestone = await issueMilestone(template, sent, kit);
     if (milestone !== undefined && 'error' in milestone) return milestone.error;
     if (milestone !== undefined) object.milestone = milestone.milestone;
@@ -177,6 +186,8 @@ export const githubFlows: TwinFlows = {
   amending: async (template, stored, sent, kit) => {
     const refused = pullUpdateRefused(template, stored, sent);
     if (refused !== undefined) return { error: refused };
+    const taken = template === LABELS ? await labelNameTaken(sent.new_name, kit, String(stored.name)) : undefined;
+    if (taken !== undefined) return { error: taken };
     const milestone = await issueMilestone(template, sent, kit, true);
     if (milestone !== undefined && 'error' in milestone) return milestone;
     const labels = template === ISSUES || template === PULLS ? await repoLabels(sent, kit) : undefined;
@@ -197,6 +208,7 @@ export const githubFlows: TwinFlows = {
     (await githubOrgs(matched, sent, state)) ??
     (await githubInvitations(matched, sent, state)) ??
     (await githubInstallations(matched, sent, state)) ??
+    (await githubNotifications(matched, sent, state)) ??
     githubRepos(matched, sent, state),
   events: {
     eventsTemplate: '',
@@ -227,6 +239,7 @@ export const githubFlows: TwinFlows = {
     if (template.endsWith('/hooks')) hookEventsEdited(object, sent);
     if (template.endsWith('/releases')) releaseUpdating(object, tools);
     if (template.endsWith('/labels') && GITHUB_KEPT.has(template)) labelRenamed(object, sent);
+    labelColorKept(template, object);
     updating(template, object, was, tools);
     const last = template.split('/').at(-1);
     if (GITHUB_KEPT.has(template) && (last === 'issues' || last === 'pulls')) namedApplied(object);

@@ -160,6 +160,8 @@ export function keyed(template: string, object: Record<string, unknown>, values:
       patch_url: `${web}/pull/${n}.patch`,
     };
     for (const [field, url] of Object.entries(urls)) if (field in object) object[field] = url;
+    // An issue's reactions (a pull request's are its issue's: `member`); the twin keeps none.
+    if (last === 'issues') object.reactions = noReactions(`${api}/issues/${n}/reactions`);
   } else if (last === 'milestones' && template === `${REPO_PATH}/milestones`) {
     Object.assign(object, {
       url: `${api}/milestones/${object.number}`,
@@ -172,7 +174,14 @@ export function keyed(template: string, object: Record<string, unknown>, values:
     object.url = `${api}/issues/comments/${object.id}`;
     object.issue_url = `${api}/issues/${issue}`;
     object.html_url = `${web}/issues/${issue}#issuecomment-${object.id}`;
+    object.reactions = noReactions(`${api}/issues/comments/${object.id}/reactions`);
   }
+}
+
+/** The `reactions` rollup of an issue or a comment at `url`, as GitHub answers one nobody reacted to. */
+function noReactions(url: string): Record<string, unknown> {
+  const counts = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'];
+  return { url, total_count: 0, ...Object.fromEntries(counts.map((reaction) => [reaction, 0])) };
 }
 
 /** What a close or a reopen moves: `closed_at`, `closed_by`, `state_reason`. */
@@ -269,6 +278,7 @@ export function member(template: string, object: Record<string, unknown>): Recor
   if (issue.repository_url === null && typeof object.issue_url === 'string')
     issue.repository_url = object.issue_url.replace(/\/issues\/[^/]*$/, '');
   issue.comments = Number(object.comments) || 0;
+  if (typeof object.issue_url === 'string') issue.reactions = noReactions(`${object.issue_url}/reactions`);
   issue.labels = Array.isArray(object.labels) ? object.labels : [];
   issue.state_reason = null;
   issue.closed_by = null;

@@ -17,7 +17,9 @@
  */
 
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
+import { closeReferenced } from './closing-keywords.js';
 import { validationFailed } from './events.js';
+import { compared, keepMerge } from './history.js';
 import { GITHUB_USER } from './issues.js';
 import type { PushedCommit, RepoOperation, RepoPlace } from './pushes.js';
 import { branchSha, moveBranch } from './refs.js';
@@ -138,8 +140,29 @@ export const githubMerges: RepoOperation = async (matched, request, state, place
   });
   // The base branch moves to the merge commit, where the twin holds its ref (its `push`).
   const base = String(((pull.base ?? {}) as Record<string, unknown>).ref ?? '');
-  if (base !== '' && (await branchSha(state, place.scope, base)) !== undefined) {
-    await moveBranch(state, place, base, mergeCommit(state, place, pull, sent, sha));
+  const baseSha = base === '' ? undefined : await branchSha(state, place.scope, base);
+  const texts: unknown[] = [pull.body, sent.commit_message];
+  if (baseSha !== undefined) {
+    const made = mergeCommit(state, place, pull, sent, sha);
+    const headSha = typeof head.sha === 'string' ? head.sha : undefined;
+    // The commits the merge brings name issues too, in their messages.
+    if (headSha !== undefined) {
+      for (const commit of (await compared(state, place.scope, baseSha, headSha)).ahead) texts.push(commit.message);
+    }
+    const squashed = how !== 'merge';
+    await keepMerge(state, place.scope, {
+      sha,
+      message: made.message,
+      date: made.timestamp,
+      base: baseSha,
+      head: headSha,
+      squashed,
+    });
+    await moveBranch(state, place, base, made);
+  }
+  // Into the default branch, its closing keywords close the issues they name.
+  if (base === String(place.repository?.default_branch ?? 'main')) {
+    await closeReferenced(state, place, texts);
   }
   return { status: 200, body: { sha, merged: true, message: 'Pull Request successfully merged' } };
 };

@@ -15,7 +15,7 @@
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
-import { branchSha, type RefsReader } from './refs.js';
+import { branchSha, holdsRefs, type RefsReader } from './refs.js';
 
 const PULLS = '/repos/{owner}/{repo}/pulls';
 
@@ -49,6 +49,27 @@ async function branchOf(
   return branch;
 }
 
+/**
+ * Of a new pull request's `head` and `base`, those naming a branch of its repository that the
+ * twin does not hold, where it holds the repository's refs (GitHub's `422` on each; a repository
+ * none of whose refs the twin holds is taken as having every branch sent). A `head` of another
+ * owner's fork (`owner:feature`) is not checked: the twin holds no forks.
+ */
+async function unknownBranches(kit: FlowKit, sent: Record<string, unknown>): Promise<string[]> {
+  const scope = scopeOf(kit.values);
+  if (!(await holdsRefs(kit, scope))) return [];
+  const owner = (kit.values.owner ?? '').toLowerCase();
+  const unknown: string[] = [];
+  for (const field of ['head', 'base']) {
+    const value = sent[field];
+    if (typeof value !== 'string') continue;
+    const colon = value.indexOf(':');
+    if (colon !== -1 && value.slice(0, colon).toLowerCase() !== owner) continue;
+    if ((await branchSha(kit, scope, value.slice(colon + 1))) === undefined) unknown.push(field);
+  }
+  return unknown;
+}
+
 /** A new pull request's `head` and `base`, their commits where the twin holds their refs; `undefined`: made. */
 export async function pullCreating(
   template: string,
@@ -57,6 +78,13 @@ export async function pullCreating(
   kit: FlowKit,
 ): Promise<FlowError | undefined> {
   if (template !== PULLS) return undefined;
+  const unknown = await unknownBranches(kit, sent);
+  if (unknown.length > 0) {
+    return validationFailed(
+      'invalid',
+      unknown.map((field) => ({ resource: 'PullRequest', field, code: 'invalid' })),
+    );
+  }
   const example = kit.example(template);
   object.head = await branchOf(kit, kit.values, example.head, sent.head);
   object.base = await branchOf(kit, kit.values, example.base, sent.base);

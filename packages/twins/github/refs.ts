@@ -3,8 +3,9 @@
  * name (`refs/heads/feature`), per repository (twin-own.ts): `POST …/git/refs` makes one (`ref`,
  * `sha`; an existing one `422 Reference already exists`), `GET …/git/ref/{ref}` reads it
  * (`heads/feature`, sent encoded as `heads%2Ffeature` by Octokit), `GET …/git/matching-refs/{ref}`
- * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; the twin keeps no commits,
- * so it cannot tell a fast-forward: every move is taken, `force` or not), `DELETE` removes it;
+ * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; a ref may point at a
+ * commit the twin did not make, so it does not check for a fast-forward: every move is taken,
+ * `force` or not), `DELETE` removes it;
  * each a branch's or tag's `create`, `push` or `delete` (pushes.ts). A file written moves
  * its branch (`moveBranch`), keeping the commit it made with the ref.
  *
@@ -62,7 +63,7 @@ export function isRefName(ref: string): boolean {
   return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
-/** A commit's SHA as GitHub takes one: 40 hex digits (the twin keeps no commits to look up). */
+/** A commit's SHA as GitHub takes one: 40 hex digits (a ref may point at a commit the twin did not make). */
 function isSha(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
 }
@@ -100,6 +101,11 @@ export async function moveBranch(
   await tellPush(state, place, { ref, ...before, after: commit.id, commit, made: true });
 }
 
+/** Whether the twin holds any ref of the repository kept as `scope` (a file written, `git.createRef`). */
+export async function holdsRefs(state: RefsReader, scope: string): Promise<boolean> {
+  return (await refsOf(state, scope)).size > 0;
+}
+
 /** The SHA the branch `branch` points at (`undefined`: none made). */
 export async function branchSha(state: RefsReader, scope: string, branch: string): Promise<string | undefined> {
   return (await refsOf(state, scope)).get(`refs/heads/${branch}`)?.sha;
@@ -114,6 +120,44 @@ export async function shaOf(state: FlowState, scope: string, ref: string): Promi
   const refs = await refsOf(state, scope);
   const names = [`refs/heads/${ref}`, `refs/tags/${ref}`, `refs/${ref}`];
   return names.map((name) => refs.get(name)?.sha).find((sha) => sha !== undefined);
+}
+
+/**
+ * How GitHub's archive links name `ref` of the repository kept as `scope`: a commit's SHA as sent,
+ * else the full name of the branch, or the tag, of that name (`undefined`: none held).
+ */
+export async function refNamed(state: FlowState, scope: string, ref: string): Promise<string | undefined> {
+  if (isSha(ref)) return ref.toLowerCase();
+  const refs = await refsOf(state, scope);
+  return [`refs/heads/${ref}`, `refs/tags/${ref}`, ref].find((name) => name.startsWith('refs/') && refs.has(name));
+}
+
+/**
+ * A release's tag as GitHub makes it when the release is published: `refs/tags/{tag}` at the commit
+ * `target` names (its `target_commitish`: a branch or a SHA; the default branch when none), unless
+ * the tag exists, or the name is none git takes, or the target names no commit the twin holds.
+ * Its `create` and `push` are told. What undoes it (the release refused), `undefined`: none made.
+ */
+export async function tagRelease(
+  state: FlowState,
+  place: RepoPlace,
+  tag: string,
+  target: unknown,
+): Promise<(() => Promise<void>) | undefined> {
+  const ref = `refs/tags/${tag}`;
+  if (!isRefName(ref)) return undefined;
+  const refs = await refsOf(state, place.scope);
+  if (refs.has(ref)) return undefined;
+  const named =
+    typeof target === 'string' && target !== '' ? target : String(place.repository?.default_branch ?? 'main');
+  const sha = await shaOf(state, place.scope, named);
+  if (sha === undefined) return undefined;
+  const commit = commitOf(refs, sha);
+  const record: RefRecord = { ref, sha, node_id: state.newId('REF_'), ...(commit === undefined ? {} : { commit }) };
+  const key = `${place.scope}:${ref}`;
+  await state.keep(REFS, key, record);
+  await tellPush(state, place, { ref, after: sha, ...(commit === undefined ? {} : { commit }) });
+  return () => state.keep(REFS, key, undefined);
 }
 
 /** The branches of the repository kept as `scope`, by name: the SHA each points at and the commit it is when the twin made it. */
@@ -170,6 +214,43 @@ async function createRef(
   return { status: 201, body: shown(record, matched.values) };
 }
 
+/**
+ * The paths GitHub answers beside its document, which lists them under no operation: `GET
+ * …/git/refs` (and `…/git/refs/`) lists every ref of the repository, `GET …/git/refs/{ref}` reads
+ * the ref of that full name, or lists those below it (`heads`: every branch): twin-only operations.
+ */
+export const refsListPaths: Record<string, Record<string, unknown>> = Object.fromEntries(
+  [`${GIT}/refs`, `${GIT}/refs/`, `${GIT}/refs/{ref}`].map((template) => [
+    template,
+    {
+      get: {
+        operationId: template.endsWith('{ref}') ? 'git/get-refs-below' : 'git/list-refs',
+        summary: 'List references',
+        ...(template.endsWith('{ref}')
+          ? {
+              parameters: [
+                { name: 'ref', in: 'path', required: true, schema: { type: 'string' }, 'x-multi-segment': true },
+              ],
+            }
+          : {}),
+        responses: {
+          '200': { description: 'The references', content: { 'application/json': { schema: { type: 'array' } } } },
+          '404': { description: 'Resource not found' },
+        },
+      },
+    },
+  ]),
+);
+
+/** The refs of the repository whose name starts with `prefix`, by name, as a list the engine pages. */
+async function refList(matched: MatchedOperation, state: FlowState, scope: string, prefix: string): Promise<OwnAnswer> {
+  const refs = [...(await refsOf(state, scope)).values()].filter((record) => record.ref.startsWith(prefix));
+  refs.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  return { list: refs.map((record) => shown(record, matched.values)) };
+}
+
+const NOT_FOUND: { error: FlowError } = { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+
 /** GitHub's git refs of the repository kept as `scope`; `undefined`: not a ref's operation. */
 export const githubRefs: RepoOperation = async (matched, request, state, place) => {
   const sent = request.body;
@@ -177,7 +258,21 @@ export const githubRefs: RepoOperation = async (matched, request, state, place) 
   if (!template.startsWith(`${GIT}/`)) return undefined;
   if (template === `${GIT}/refs` && method === 'POST') return createRef(matched, sent, state, place);
   const { scope } = place;
+  if ((template === `${GIT}/refs` || template === `${GIT}/refs/`) && method === 'GET') {
+    // GitHub's list of a repository with no commit yet: `409 Git Repository is empty.`
+    const answered = await refList(matched, state, scope, 'refs/');
+    if ('list' in answered && answered.list.length === 0 && place.repository !== undefined) {
+      return { error: { status: 409, type: 'invalid_request_error', message: 'Git Repository is empty.' } };
+    }
+    return answered;
+  }
   const name = `refs/${matched.values.ref ?? ''}`;
+  if (template === `${GIT}/refs/{ref}` && method === 'GET') {
+    const exact = (await refsOf(state, scope)).get(name);
+    if (exact !== undefined) return { status: 200, body: shown(exact, matched.values) };
+    const below = await refList(matched, state, scope, `${name.replace(/\/+$/, '')}/`);
+    return 'list' in below && below.list.length === 0 ? NOT_FOUND : below;
+  }
   if (template === `${GIT}/matching-refs/{ref}` && method === 'GET') {
     const refs = [...(await refsOf(state, scope)).values()].filter((record) => record.ref.startsWith(name));
     refs.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));

@@ -28,6 +28,7 @@ import type { FlowError, FlowKit, FlowState, FlowTools, OwnAnswer } from '@mockp
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
+import { tagRelease } from './refs.js';
 import { shownRepo } from './repo-kept.js';
 import { urlPart } from './url-part.js';
 
@@ -218,7 +219,8 @@ export const githubReleases: RepoOperation = async (matched, sent, state, place)
     const { tag_name: tag, draft } = sent.body;
     if (typeof tag !== 'string' || draft === true) return undefined;
     if ((await published(tag)) !== undefined) return TAG_TAKEN;
-    return latestMade(sent.body, tag, state, place, await mark());
+    const untag = await tagRelease(state, place, tag, sent.body.target_commitish);
+    return withUndo(await latestMade(sent.body, tag, state, place, await mark()), place, untag);
   }
   if (template === `${RELEASES}/{release_id}` && method === 'PATCH') {
     const id = matched.values.release_id ?? '';
@@ -227,6 +229,9 @@ export const githubReleases: RepoOperation = async (matched, sent, state, place)
     const tag = typeof sent.body.tag_name === 'string' ? sent.body.tag_name : release.tag_name;
     const draft = typeof sent.body.draft === 'boolean' ? sent.body.draft : release.draft === true;
     if (!draft && (await published(tag, id)) !== undefined) return TAG_TAKEN;
+    // Published (made so now, or at a new tag): its tag is made, where it is not yet.
+    const target = sent.body.target_commitish ?? release.target_commitish;
+    const untag = draft || typeof tag !== 'string' ? undefined : await tagRelease(state, place, tag, target);
     const had = await mark();
     const prerelease = typeof sent.body.prerelease === 'boolean' ? sent.body.prerelease : release.prerelease === true;
     let next = had;
@@ -234,12 +239,31 @@ export const githubReleases: RepoOperation = async (matched, sent, state, place)
     if (had?.id === undefined && had?.tag !== undefined && had.tag === release.tag_name) next = { id };
     if (sent.body.make_latest === 'true' && !draft && !prerelease) next = { id };
     if (sent.body.make_latest === 'legacy') next = undefined;
-    if (next === had) return undefined;
+    if (next === had) return withUndo(undefined, place, untag);
     await state.keep(LATEST, place.scope, next);
-    return { values: place.values, refused: () => state.keep(LATEST, place.scope, had) };
+    return withUndo({ values: place.values, refused: () => state.keep(LATEST, place.scope, had) }, place, untag);
   }
   return undefined;
 };
+
+/** `answered` (the collections' answer) undoing the tag a release made too, when the change is refused. */
+function withUndo(
+  answered: OwnAnswer | undefined,
+  place: RepoPlace,
+  untag: (() => Promise<void>) | undefined,
+): OwnAnswer | undefined {
+  if (untag === undefined) return answered;
+  if (answered === undefined) return { values: place.values, refused: untag };
+  if (!('values' in answered)) return answered;
+  const { refused } = answered;
+  return {
+    ...answered,
+    refused: async () => {
+      await refused?.();
+      await untag();
+    },
+  };
+}
 
 /**
  * What a new published release's `make_latest` makes the latest: itself (`"true"`, the default,

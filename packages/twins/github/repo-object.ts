@@ -33,7 +33,26 @@ const TAKEN = [
   'delete_branch_on_merge',
   'archived',
   'default_branch',
+  'web_commit_signoff_required',
+  'allow_update_branch',
+  'use_squash_pr_title_as_default',
+  'squash_merge_commit_title',
+  'squash_merge_commit_message',
+  'merge_commit_title',
+  'merge_commit_message',
 ];
+
+/** The settings of a repository just made, as GitHub answers them (its `language` told by its files: repos.ts). */
+const SETTINGS = {
+  language: null,
+  web_commit_signoff_required: false,
+  allow_update_branch: false,
+  use_squash_pr_title_as_default: false,
+  squash_merge_commit_title: 'COMMIT_OR_PR_TITLE',
+  squash_merge_commit_message: 'COMMIT_MESSAGES',
+  merge_commit_title: 'MERGE_MESSAGE',
+  merge_commit_message: 'PR_TITLE',
+};
 
 /** Zero on a new repository. */
 const COUNTS = [
@@ -145,6 +164,7 @@ export function newRepository(
   const repository = renamed(example, String(example.full_name ?? 'octocat/Hello-World'), full);
   const now = new Date(state.now()).toISOString();
   Object.assign(repository, {
+    ...SETTINGS,
     id,
     node_id: nodeId('R', id),
     name,

@@ -20,13 +20,15 @@ import type {
   OwnOperation,
   OwnRequest,
 } from '@mockpoint/core/internal';
+import { githubArchives } from './archives.js';
 import { githubAssets } from './assets.js';
 import { githubAssignees } from './assignees.js';
 import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
 import { githubRepoComments } from './comments.js';
-import { githubContents } from './contents.js';
+import { githubCommits } from './commits.js';
+import { githubContents, initialCommit } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
 import { githubPullUpdateBody } from './issue-labels.js';
@@ -34,6 +36,7 @@ import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
 import { githubMilestoneIssues } from './milestone-issues.js';
+import { githubNotifications } from './notifications.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
 import { githubReleases } from './releases.js';
@@ -49,7 +52,7 @@ import {
   valuesOf,
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
-import { githubSingulars, repositoryLicense } from './singulars.js';
+import { githubSingulars, repositoryLanguage, repositoryLicense } from './singulars.js';
 import { githubStatuses } from './statuses.js';
 import { urlPart } from './url-part.js';
 import { githubWorkflows } from './workflows.js';
@@ -59,6 +62,7 @@ const REPO = '/repos/{owner}/{repo}';
 /** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
 const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubRefs,
+  githubCommits,
   githubMerges,
   githubAssignees,
   githubRepoComments,
@@ -74,6 +78,8 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubWorkflows,
   githubEnvironments,
   githubSingulars,
+  githubArchives,
+  githubNotifications,
   githubPullUpdateBody,
 ];
 
@@ -89,7 +95,12 @@ async function create(
   const planned = await plan(state, login, organization, sent);
   if ('error' in planned) return planned;
   await state.keep(REPOS, planned.key, planned.record);
-  tellRepository(state, planned.record.scope ?? planned.key, planned.record.repository ?? {}, 'created');
+  const scope = planned.record.scope ?? planned.key;
+  tellRepository(state, scope, planned.record.repository ?? {}, 'created');
+  if (sent.auto_init === true) {
+    const repository = planned.record.repository;
+    await initialCommit(state, { scope: scope.toLowerCase(), values: valuesOf(scope), repository });
+  }
   return { status: 201, body: planned.record.repository };
 }
 
@@ -283,8 +294,9 @@ async function replaceTopics(
 
 /**
  * A file written or deleted through the contents API: the repository's `license` made what
- * `GET …/license` tells of its root's license file (GitHub detects it on each push), kept when it
- * changed, so `repos.get`, its lists and search answer it.
+ * `GET …/license` tells of its root's license file and its `language` the one most of its bytes
+ * are in (GitHub detects both on each push), kept when they changed, so `repos.get`, its lists and
+ * search answer them.
  */
 async function licenseKept(matched: MatchedOperation, state: FlowState, key: string, place: RepoPlace): Promise<void> {
   const { method, template } = matched.op;
@@ -292,8 +304,10 @@ async function licenseKept(matched: MatchedOperation, state: FlowState, key: str
   const record = (await records(state)).get(key);
   if (record?.repository === undefined) return;
   const license = await repositoryLicense(state, place.scope);
-  if (JSON.stringify(license) === JSON.stringify(record.repository.license ?? null)) return;
-  await state.keep(REPOS, key, { ...record, repository: { ...record.repository, license } });
+  const language = await repositoryLanguage(state, place.scope);
+  const was = record.repository;
+  if (JSON.stringify(license) === JSON.stringify(was.license ?? null) && language === (was.language ?? null)) return;
+  await state.keep(REPOS, key, { ...record, repository: { ...was, license, language } });
 }
 
 /**
@@ -345,8 +359,16 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   if (answered !== undefined) {
     if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
     // The collections' answer (a body taken in another form): the implied repository let go if they refuse it.
-    else if (implied && 'values' in answered) return { ...answered, refused: () => state.keep(REPOS, key, undefined) };
-    else if ('values' in answered) return { ...answered, ...shownAt(record) };
+    else if (implied && 'values' in answered) {
+      const { refused } = answered;
+      return {
+        ...answered,
+        refused: async () => {
+          await refused?.();
+          await state.keep(REPOS, key, undefined);
+        },
+      };
+    } else if ('values' in answered) return { ...answered, ...shownAt(record) };
     else if (!('error' in answered)) await licenseKept(matched, state, key, place);
     return answered;
   }

@@ -143,16 +143,25 @@ const LANGUAGES: Record<string, string> = {
   cts: 'TypeScript',
 };
 
-/** `GET …/languages`: the bytes of the files kept by language, most first (`{}` with none). */
-async function languages(_matched: MatchedOperation, state: FlowState, place: RepoPlace): Promise<OwnAnswer> {
+/** The bytes of the files of the repository kept as `scope` by language, most first. */
+async function languageBytes(state: FlowState, scope: string): Promise<[string, number][]> {
   const bytes = new Map<string, number>();
-  for (const [path, file] of await filesOf(state, place.scope)) {
+  for (const [path, file] of await filesOf(state, scope)) {
     const name = path.split('/').at(-1) ?? '';
     const language = name.includes('.') ? LANGUAGES[name.split('.').at(-1)?.toLowerCase() ?? ''] : undefined;
     if (language !== undefined) bytes.set(language, (bytes.get(language) ?? 0) + file.size);
   }
-  const sorted = [...bytes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return { status: 200, body: Object.fromEntries(sorted) };
+  return [...bytes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}
+
+/** A repository's `language` as `repos.get` answers it: the one most of its files' bytes are in, `null` for none. */
+export async function repositoryLanguage(state: FlowState, scope: string): Promise<string | null> {
+  return (await languageBytes(state, scope))[0]?.[0] ?? null;
+}
+
+/** `GET …/languages`: the bytes of the files kept by language, most first (`{}` with none). */
+async function languages(_matched: MatchedOperation, state: FlowState, place: RepoPlace): Promise<OwnAnswer> {
+  return { status: 200, body: Object.fromEntries(await languageBytes(state, place.scope)) };
 }
 
 /** `GET …/topics`: the repository's `topics`. */
