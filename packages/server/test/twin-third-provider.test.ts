@@ -16,7 +16,7 @@ let provider: FolderProvider;
 let server: RunningServer;
 
 beforeAll(async () => {
-  provider = await writeFolderProvider();
+  provider = writeFolderProvider();
   server = await startServer({ port: 0, host: '127.0.0.1', memory: true, twins: provider.twins });
 });
 

@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -145,14 +146,14 @@ export interface FolderProvider {
   remove(): Promise<void>;
 }
 
-/** Writes the throw-away provider's folder into a temp directory. */
-export async function writeFolderProvider(): Promise<FolderProvider> {
-  const root = await mkdtemp(join(tmpdir(), 'mockpoint-provider-'));
+/** Writes the throw-away provider's folder into a temp directory (at once: a daemon's options may name its catalog). */
+export function writeFolderProvider(): FolderProvider {
+  const root = mkdtempSync(join(tmpdir(), 'mockpoint-provider-'));
   const folder = join(root, PROVIDER);
-  await mkdir(folder);
-  await writeFile(join(folder, 'document.json'), JSON.stringify(DOCUMENT));
-  await writeFile(join(folder, 'profile.json'), JSON.stringify(PROFILE));
-  await writeFile(join(folder, 'provider.mjs'), CODE);
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'document.json'), JSON.stringify(DOCUMENT));
+  writeFileSync(join(folder, 'profile.json'), JSON.stringify(PROFILE));
+  writeFileSync(join(folder, 'provider.mjs'), CODE);
   return { folder, twins: folderCatalog(root), remove: () => rm(root, { recursive: true, force: true }) };
 }
 
