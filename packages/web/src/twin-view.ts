@@ -186,8 +186,8 @@ export class TwinView {
     const urls = new Set<unknown>();
     const subscriptions = twin.events?.subscriptions ?? '';
     for (const { object } of liveObjects(collections[twin.kept[subscriptions] ?? ''])) {
-      // A subscription's URL, at its top or in its `config` (GitHub's hooks).
-      urls.add(object?.url ?? (object?.config as { url?: unknown } | undefined)?.url);
+      // A subscription's receiver: in its `config` where it has one (GitHub's hooks, whose own `url` is the hook's in the API), else its `url`.
+      urls.add((object?.config as { url?: unknown } | undefined)?.url ?? object?.url);
     }
     const sent = deliveries.filter((delivery) => urls.has(delivery.url));
     replaceChildren(
