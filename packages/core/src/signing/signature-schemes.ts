@@ -129,7 +129,7 @@ export function quote(text: string): string {
 }
 
 /** A Unix time in whole seconds written as text, or `undefined`. */
-export function parseSeconds(text: string): number | undefined {
+function parseSeconds(text: string): number | undefined {
   if (!/^\d{1,15}$/.test(text)) return undefined;
   return Number(text);
 }

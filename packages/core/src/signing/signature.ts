@@ -128,11 +128,6 @@ export function checkSigningSettings(options: Pick<SignOptions, 'scheme' | 'secr
   scheme.settings?.(options.hmac);
 }
 
-/** True when the scheme's signature carries a timestamp (an unknown scheme throws `UNKNOWN_SIGNATURE_SCHEME`). */
-export function isTimed(scheme: SignatureScheme): boolean {
-  return checkScheme(scheme).timed;
-}
-
 /**
  * Checks the signature a request carries. Bad settings (unknown scheme, a secret
  * that does not decode, bad `hmac` settings) throw a {@link MockpointError};
