@@ -6,6 +6,7 @@
  */
 
 export { ALWAYS_REDACTED_TEXT } from './api/proxy-answer.js';
+export type { RateLimitShape, RateTake, RefusedTake } from './api/rate-limit-headers.js';
 export { NOT_FORWARDED } from './codec/hop-by-hop.js';
 export { quoted } from './codec/quoted.js';
 export { paramName, requestValidation } from './openapi/openapi-request.js';
@@ -14,7 +15,14 @@ export { matchPathPattern, PathPatternError, parsePathPattern } from './pattern/
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './registry/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './registry/errors.js';
 export { hasShape, thrownMessage } from './registry/shape.js';
-
+export type {
+  HeaderReader,
+  HeaderVerdict,
+  MacPlan,
+  SchemeSignInput,
+  SignatureSchemeDefinition,
+} from './signing/signature-schemes.js';
+export { signatureSchemes } from './signing/signature-schemes.js';
 // What a provider's flows (a folder of @mockpoint/twins, docs/development.md "Adding a provider")
 // are written against: types only, so a provider takes nothing of the core at run time.
 export type { FixtureStep } from './twin/twin-fixtures.js';

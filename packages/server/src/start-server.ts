@@ -16,6 +16,7 @@ import {
   type EndpointStore,
   type MockpointApp,
   memoryBackend,
+  type TwinCatalog,
 } from '@mockpoint/core';
 import type { RuntimeServedApp } from '@mockpoint/core/bun';
 import { pickLimits, SETTINGS, VERSION } from '@mockpoint/core/defaults';
@@ -74,6 +75,12 @@ export interface StartServerOptions extends Partial<ServerConfig> {
    * @default standard error
    */
   onConfigReload?: (line: string) => void;
+  /**
+   * The providers the daemon makes twins of. Meant for tests: a provider of a folder the package
+   * does not ship (packages/server/test/twin-third-provider.test.ts).
+   * @default the providers of `@mockpoint/twins`, imported on a provider's first twin
+   */
+  twins?: TwinCatalog;
 }
 
 /** A listening daemon. */
@@ -446,7 +453,7 @@ function serverApp(
     // Sent with node:http (keep-alive agents): several times less CPU per attempt than fetch.
     deliverySend: nodeDeliverySend(),
     // The providers' twins, loaded on first use (docs/twins.md).
-    twins: twinCatalog,
+    twins: options.twins ?? twinCatalog,
     ...pickLimits(options),
     adminToken: options.adminToken,
     allowedHosts: options.allowedHosts,

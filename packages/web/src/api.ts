@@ -23,6 +23,7 @@ export type {
   Route,
   RouteAnswer,
   SignatureInput,
+  SignatureSchemeView,
   SignatureView,
   SummaryAnswer,
 } from '@mockpoint/core/client';

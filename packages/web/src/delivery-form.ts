@@ -11,6 +11,7 @@
 import { api, failureMessage, isApiFailure } from './api.js';
 import { h } from './dom.js';
 import { report } from './report.js';
+import { fillSchemes } from './signature-schemes.js';
 
 /** What the form needs to know of a sent delivery. */
 export interface SentDelivery {
@@ -33,7 +34,6 @@ const FIELD_OF_CODE: Record<string, Key> = {
   INVALID_RETRY: 'retry',
 };
 
-const SCHEMES = ['standard', 'stripe', 'github', 'slack'] as const;
 const TAMPERS = ['body', 'signature', 'secret', 'stale', 'duplicate'] as const;
 
 function select(id: string, options: [string, string][]): HTMLSelectElement {
@@ -89,8 +89,11 @@ export function deliveryForm(onSent: (delivery: SentDelivery) => void): HTMLForm
     spellcheck: false,
     value: '{"type":"order.paid","data":{"id":42}}',
   });
-  const scheme = select('delivery-scheme', [['', 'Unsigned'], ...SCHEMES.map((s): [string, string] => [s, s])]);
+  // The server's schemes (signature-schemes.ts), but those that need settings the form does not ask for.
+  const unsigned: [string, string] = ['', 'Unsigned'];
+  const scheme = select('delivery-scheme', [unsigned, ['standard', 'standard']]);
   scheme.value = 'standard';
+  void fillSchemes(scheme, [unsigned], (one) => !one.settings);
   const secret = h('input', {
     id: 'delivery-secret',
     name: 'secret',
@@ -163,9 +166,7 @@ export function deliveryForm(onSent: (delivery: SentDelivery) => void): HTMLForm
       method: method.value as 'POST' | 'PUT' | 'PATCH',
       body: body.value,
       headers,
-      ...(scheme.value === ''
-        ? {}
-        : { sign: { scheme: scheme.value as (typeof SCHEMES)[number], secret: secret.value } }),
+      ...(scheme.value === '' ? {} : { sign: { scheme: scheme.value, secret: secret.value } }),
       ...(tamper.value === '' ? {} : { tamper: tamper.value as (typeof TAMPERS)[number] }),
       ...(retry.value === '' ? {} : { retry: 'standard' as const }),
     };

@@ -12,8 +12,7 @@ import { api, isApiFailure, type SignatureInput, type SignatureView } from './ap
 import { h, onEscape, onSubmit, toast } from './dom.js';
 import { PanelWrites, panel, problemSlot } from './panel-actions.js';
 import { report } from './report.js';
-
-const SCHEMES = ['standard', 'stripe', 'github', 'slack', 'hmac'] as const;
+import { fillSchemes } from './signature-schemes.js';
 
 /** A labelled field (`.field`): the label, then the control. */
 function field(label: string, control: HTMLElement, hint?: string): HTMLElement {
@@ -66,13 +65,20 @@ export class SignatureCheckView {
   readonly #prefix: HTMLInputElement;
   readonly #save: HTMLButtonElement;
   #shown: string | undefined;
+  /** The schemes that take the generic HMAC settings (header, algorithm, encoding, prefix), as the server lists them. */
+  #withSettings = new Set(['hmac']);
 
   constructor(name: string) {
     this.#name = name;
     this.#current = h('p', { class: 'signature-current', id: 'signature-current' });
     const problem = problemSlot('signature-problem');
     this.#writes = new PanelWrites(problem, 'signature-token');
-    this.#scheme = select('signature-scheme', SCHEMES, 'standard');
+    // The first of the server's list until it is read (signature-schemes.ts).
+    this.#scheme = select('signature-scheme', ['standard'], 'standard');
+    void fillSchemes(this.#scheme, []).then((schemes) => {
+      if (schemes.length > 0) this.#withSettings = new Set(schemes.filter((s) => s.settings).map((s) => s.name));
+      this.#hmac.hidden = !this.#withSettings.has(this.#scheme.value);
+    });
     this.#secret = h('input', {
       type: 'password',
       id: 'signature-secret',
@@ -114,7 +120,7 @@ export class SignatureCheckView {
       ),
     );
     this.#scheme.addEventListener('change', () => {
-      this.#hmac.hidden = this.#scheme.value !== 'hmac';
+      this.#hmac.hidden = !this.#withSettings.has(this.#scheme.value);
     });
     this.#save = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save check');
     const cancel = h('button', { type: 'button', class: 'btn' }, 'Cancel');
@@ -191,10 +197,13 @@ export class SignatureCheckView {
     this.#toggle.textContent = check ? 'Change check' : 'Set check';
     if (check && this.#form.hidden) {
       // The form starts from what is checked now (but the secret, which the server never shows).
+      // Its scheme, even before the server's list is read (or one no longer listed).
+      if (![...this.#scheme.options].some((option) => option.value === check.scheme))
+        this.#scheme.append(h('option', { value: check.scheme }, check.scheme));
       this.#scheme.value = check.scheme;
       this.#tolerance.value = String(check.toleranceSec);
       this.#enforce.checked = check.enforce;
-      this.#hmac.hidden = check.scheme !== 'hmac';
+      this.#hmac.hidden = !this.#withSettings.has(check.scheme);
       if (check.hmac) {
         this.#header.value = check.hmac.header;
         this.#algorithm.value = check.hmac.algorithm;
@@ -223,7 +232,7 @@ export class SignatureCheckView {
     };
     const tolerance = this.#tolerance.value.trim();
     if (tolerance !== '') input.toleranceSec = Number(tolerance);
-    if (input.scheme === 'hmac') {
+    if (this.#withSettings.has(input.scheme)) {
       input.hmac = {
         header: this.#header.value.trim(),
         algorithm: this.#algorithm.value as NonNullable<SignatureInput['hmac']>['algorithm'],

@@ -108,7 +108,8 @@ export class TwinView {
   async load(): Promise<boolean | undefined> {
     const twin = await readTwin(this.#name);
     if (twin === null || twin === undefined) return twin === null ? false : undefined;
-    const hooks = twin.provider === 'github';
+    // Events the provider lists are shown from their collection; the others, as the deliveries to its subscribers.
+    const hooks = twin.events !== undefined && twin.events.listed === '';
     const [collections, deliveries] = await Promise.all([
       readQuietly(() => api.getCollections(this.#name)),
       hooks ? readQuietly(() => api.deliveries({ limit: 200 })) : Promise.resolve([]),
@@ -130,7 +131,7 @@ export class TwinView {
         ? 'it sends no events'
         : `mockpoint trigger sends ${twin.triggers.length} kinds of event`
     }.`;
-    const eventsAt = twin.provider === 'stripe' ? '/v1/events' : undefined;
+    const eventsAt = twin.events?.listed || undefined;
     const groups = twin.collections
       .filter((template) => template !== eventsAt)
       .map((template) => ({ template, objects: liveObjects(collections[twin.kept[template] ?? '']) }))
@@ -156,7 +157,7 @@ export class TwinView {
     else this.#showDeliveries(twin, collections, deliveries);
   }
 
-  /** Stripe's events, as `GET /v1/events` lists them. */
+  /** The events the provider lists (Stripe's, as `GET /v1/events` lists them). */
   #showEvents(events: Kept[]): void {
     replaceChildren(
       this.#events,
@@ -180,13 +181,13 @@ export class TwinView {
     );
   }
 
-  /** GitHub's events: the deliveries to the URLs of the twin's hooks. */
+  /** The events a provider does not list (GitHub's): the deliveries to the URLs of the twin's subscriptions (its hooks). */
   #showDeliveries(twin: Twin, collections: Record<string, unknown[]>, deliveries: Delivery[]): void {
     const urls = new Set<unknown>();
-    for (const template of twin.collections.filter((one) => one.endsWith('/hooks'))) {
-      for (const { object } of liveObjects(collections[twin.kept[template] ?? ''])) {
-        urls.add((object?.config as { url?: unknown } | undefined)?.url);
-      }
+    const subscriptions = twin.events?.subscriptions ?? '';
+    for (const { object } of liveObjects(collections[twin.kept[subscriptions] ?? ''])) {
+      // A subscription's receiver: in its `config` where it has one (GitHub's hooks, whose own `url` is the hook's in the API), else its `url`.
+      urls.add((object?.config as { url?: unknown } | undefined)?.url ?? object?.url);
     }
     const sent = deliveries.filter((delivery) => urls.has(delivery.url));
     replaceChildren(

@@ -47,15 +47,15 @@ export const ATTEMPT_BODY_BYTES = 16 * 1024;
 
 /** How a delivery is signed: a scheme of the one signing module and its secret. */
 export interface DeliverySign {
-  /** `standard` (Standard Webhooks), `stripe`, `github`, `slack` or `hmac`. */
-  scheme: 'standard' | 'stripe' | 'github' | 'slack' | 'hmac';
+  /** A registered scheme (`GET /api/signature-schemes`): `standard` (Standard Webhooks), `hmac`, the other generic ones and those of the providers loaded. */
+  scheme: string;
   /** `whsec_<base64>` for `standard`; the secret text for the others. Never reported back. */
   secret: string;
   /** Settings of the generic `hmac` scheme (required for it). */
   hmac?: { header: string; algorithm?: 'sha1' | 'sha256' | 'sha512'; encoding?: 'hex' | 'base64'; prefix?: string };
   /**
-   * The delivery id sent as `webhook-id` (`standard`) or `X-GitHub-Delivery` (`github`).
-   * @default a fresh `msg_…` id (standard) or UUID (github)
+   * The delivery id, sent in the scheme's id header (`webhook-id` for `standard`; GitHub's `X-GitHub-Delivery`).
+   * @default a fresh one where the scheme sends an id (`msg_…` for `standard`)
    */
   id?: string;
 }

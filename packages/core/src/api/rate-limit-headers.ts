@@ -1,5 +1,5 @@
 /**
- * What a rate limit says, in each style (api/rate-limit.ts), as one table: the
+ * What a rate limit says, in each style (api/rate-limit.ts), as one registry: the
  * headers of an answer that got its token, and the body and extra headers of the
  * `429` of one that did not — each as its API sends it, so that the API's own
  * client code (Octokit's throttling plugin, the OpenAI and Stripe SDKs' retries)
@@ -27,6 +27,11 @@
  */
 import type { RateLimitStyle } from './rate-limit.js';
 
+/*
+ * The styles above are built in; a provider of twins with a style of its own registers it
+ * (twin-provider.ts), and from then on a twin's profile and a route may name it.
+ */
+
 /** What a request found of its limit: the numbers its headers say. */
 export interface RateTake {
   /** Requests a window allows. */
@@ -48,7 +53,7 @@ export interface RefusedTake extends RateTake {
 }
 
 /** One style: what an answer that got its token carries, and the `429` of one that did not. */
-interface RateLimitShape {
+export interface RateLimitShape {
   /** The headers of every answer, or none while tokens remain. */
   headers?(take: RateTake, bucket: string): Record<string, string>;
   /** The 429's JSON body; `route` is the route's name, for mockpoint's own message. */
@@ -76,8 +81,8 @@ export function openAiDuration(ms: number): string {
 
 const GITHUB_LIMITS = 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api';
 
-/** Every style, by name. */
-const STYLES: Record<RateLimitStyle, RateLimitShape> = {
+/** The built-in styles, by name. */
+const BUILT_IN: Record<string, RateLimitShape> = {
   ietf: {
     headers: (take, bucket) => ({
       'ratelimit-policy': `"${bucket}";q=${take.limit};w=${Math.max(1, seconds(take.windowMs))}`,
@@ -146,13 +151,36 @@ const STYLES: Record<RateLimitStyle, RateLimitShape> = {
   },
 };
 
+/** Every style by name, the built-in ones first. */
+const STYLES = new Map<string, RateLimitShape>(Object.entries(BUILT_IN));
+
+/** Adds a style (a later one of the same name replaces it: a provider loaded again). */
+export function registerRateLimitStyle(name: string, shape: RateLimitShape): void {
+  STYLES.set(name, shape);
+}
+
+/** True when a style of that name is registered. */
+export function isRateLimitStyle(name: unknown): boolean {
+  return typeof name === 'string' && STYLES.has(name);
+}
+
+/** The names of the registered styles, as a message lists them. */
+export function rateLimitStyleNames(): string {
+  return [...STYLES.keys()].join(', ');
+}
+
+/** The style of that name; a style no longer registered (never, for a checked one) speaks `ietf`. */
+function styleOf(style: RateLimitStyle): RateLimitShape {
+  return STYLES.get(style) ?? (BUILT_IN.ietf as RateLimitShape);
+}
+
 /** The headers an answer carries for the take, in `style` (none for the styles that send none while tokens remain). */
 export function rateLimitHeaders(
   style: RateLimitStyle,
   take: RateTake,
   bucket: string,
 ): Record<string, string> | undefined {
-  return STYLES[style].headers?.(take, bucket);
+  return styleOf(style).headers?.(take, bucket);
 }
 
 /**
@@ -165,7 +193,7 @@ export function refusedInStyle(
   bucket: string,
   route: string,
 ): { body: string; headers: Record<string, string> | undefined; added: Record<string, string> | undefined } {
-  const shape = STYLES[style];
+  const shape = styleOf(style);
   return {
     body: JSON.stringify(shape.refused(take, route)),
     headers: shape.headers?.(take, bucket),

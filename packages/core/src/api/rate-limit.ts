@@ -10,12 +10,17 @@ import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { quoted } from '../codec/quoted.js';
 import { NAME_PATTERN } from '../registry/rules.js';
+import { isRateLimitStyle, rateLimitStyleNames } from './rate-limit-headers.js';
 
-/** The styles of headers and bodies a rate limit speaks. */
-export const RATE_LIMIT_STYLES = ['ietf', 'github', 'github-secondary', 'openai', 'stripe'] as const;
+/** A style of headers and bodies a rate limit speaks: one registered (rate-limit-headers.ts), built in or a provider's. */
+export type RateLimitStyle = string;
 
-/** One of {@link RATE_LIMIT_STYLES}. */
-export type RateLimitStyle = (typeof RATE_LIMIT_STYLES)[number];
+/** The zod schema of a style's name: a registered one. */
+export const rateLimitStyleSchema = onFirstUse(() =>
+  z.string().refine(isRateLimitStyle, {
+    error: (issue) => `${JSON.stringify(issue.input)} is no rate-limit style; one of ${rateLimitStyleNames()}`,
+  }),
+);
 
 /** The most tokens a bucket holds (with {@link MAX_RATE_WINDOW_MS}, its arithmetic stays exact in a double). */
 export const MAX_RATE_LIMIT = 1_000_000;
@@ -32,7 +37,7 @@ export interface RouteRateLimit {
   limit: number;
   /** The window the bucket refills over: a duration (`"1m"`, `"1h30m"`, `"500ms"`; units ms, s, m, h, d) or milliseconds. 1 ms–31 days. */
   per: string | number;
-  /** The headers and the 429's body: `ietf` (RateLimit and RateLimit-Policy), `github`, `github-secondary`, `openai`, `stripe`. @default 'ietf' */
+  /** The headers and the 429's body: `ietf` (RateLimit and RateLimit-Policy) or another registered style (docs/rate-limits.md). @default 'ietf' */
   style?: RateLimitStyle;
   /** Routes of the endpoint naming the same bucket share it (a limit on the whole endpoint); same rule as names. @default the route's id */
   bucket?: string;
@@ -82,11 +87,10 @@ export const rateLimitSchema = onFirstUse(() =>
         .describe(
           'The window the bucket refills over, evenly: "1m", "1h30m", "500ms" (ms, s, m, h, d) or milliseconds; 1 ms to 31 days.',
         ),
-      style: z
-        .enum(RATE_LIMIT_STYLES)
+      style: rateLimitStyleSchema()
         .optional()
         .describe(
-          'The headers and the 429 body: ietf (RateLimit, RateLimit-Policy; default), github, github-secondary, openai, stripe.',
+          'The headers and the 429 body: ietf (RateLimit, RateLimit-Policy; default) or another registered style (docs/rate-limits.md).',
         ),
       bucket: z
         .string()

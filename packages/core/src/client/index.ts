@@ -93,6 +93,7 @@ export type {
   SignatureCheckStatus,
   SignatureInput,
   SignatureMark,
+  SignatureSchemeView,
   SignatureView,
 } from '../signing/signature-settings.js';
 export {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { SignatureInput, SignatureView } from '../signing/signature-settings.js';
+import type { SignatureInput, SignatureSchemeView, SignatureView } from '../signing/signature-settings.js';
 import { seg, type Transport } from './transport.js';
 
 /** These methods of the client, over `transport` (createClient in client.ts puts the parts together). */
@@ -19,6 +19,11 @@ export function signatureMethods({ call, json }: Transport) {
      */
     setSignature(name: string, check: SignatureInput): Promise<SignatureView> {
       return json('PUT', `/api/endpoints/${seg(name)}/signature`, check);
+    },
+
+    /** The signature schemes (`GET /api/signature-schemes`): the generic ones, then those of the providers loaded so far. */
+    signatureSchemes(): Promise<SignatureSchemeView[]> {
+      return json('GET', '/api/signature-schemes');
     },
 
     /** The signature check of `name`, each secret masked; throws `NOT_FOUND` when it has none. */

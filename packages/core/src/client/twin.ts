@@ -32,6 +32,12 @@ export interface Twin {
   /** The events `triggerTwin` sends (none for a twin of a document). */
   triggers: string[];
   /**
+   * Where its events are, when its provider's flows make events: the collection (path template)
+   * they are listed in, empty when the provider lists none, and that of the subscriptions they are
+   * delivered to.
+   */
+  events?: { listed: string; subscriptions: string };
+  /**
    * What its webhooks did since the daemon started (each replica counts its own): deliveries
    * waiting to be handed to the delivery engine, handed, refused (never sent) and the latest refusal.
    */

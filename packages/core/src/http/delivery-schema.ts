@@ -16,7 +16,9 @@ import { onFirstUse } from '../cache/on-first-use.js';
 
 /** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
 export const deliverySchemas = onFirstUse(() => {
-  const scheme = z.enum(['standard', 'stripe', 'github', 'slack', 'hmac']);
+  const scheme = z
+    .string()
+    .describe('A registered scheme (GET /api/signature-schemes): the generic ones and those of the providers loaded.');
   const tamper = z.enum(TAMPER_MODES as [string, ...string[]]);
   const method = z.enum(['POST', 'PUT', 'PATCH']);
 
@@ -50,7 +52,7 @@ export const deliverySchemas = onFirstUse(() => {
           id: z
             .string()
             .optional()
-            .describe('The webhook-id (standard) or X-GitHub-Delivery (github); generated when absent.'),
+            .describe("The delivery id, in the scheme's id header (webhook-id for standard); generated when absent."),
         })
         .optional(),
       retry: z

@@ -98,8 +98,8 @@ export const ERRORS = {
     fix: 'use a whole number 1–10000',
   },
   UNKNOWN_SIGNATURE_SCHEME: {
-    when: 'a webhook signature scheme that is not `standard`, `stripe`, `github`, `slack` or `hmac` ([webhooks.md](webhooks.md))',
-    fix: 'use one of the five schemes',
+    when: 'a webhook signature scheme that is not registered: neither a generic one nor one of a provider loaded so far ([webhooks.md](webhooks.md))',
+    fix: 'use one that `GET /api/signature-schemes` lists (the message names them)',
   },
   INVALID_SIGNATURE_SECRET: {
     when: 'a webhook signing secret that is empty, or a `standard` secret that is not `whsec_` + base64; a signature check with neither (or both of) `secret` and `secrets`',

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { type ErrorCode, MockpointError } from '../registry/errors.js';
 import { HMAC_ALGORITHMS } from './hmac.js';
-import { checkSigningSettings, DEFAULT_TOLERANCE_SEC, SIGNATURE_SCHEMES, type SignatureScheme } from './signature.js';
+import { checkSigningSettings, DEFAULT_TOLERANCE_SEC, type SignatureScheme } from './signature.js';
+import { signatureSchemes } from './signature-schemes.js';
 
 /** Secrets one name may check against at once (key rotation needs two or three). */
 export const MAX_SIGNATURE_SECRETS = 10;
@@ -66,6 +67,31 @@ export interface SignatureInput {
   };
 }
 
+/** One scheme as `GET /api/signature-schemes` lists it (and the page offers it). */
+export interface SignatureSchemeView {
+  /** What `scheme` names it by. */
+  name: string;
+  /** What it is, in a few words. */
+  title: string;
+  /** Its signature carries a timestamp (`toleranceSec` and `tamper: "stale"` apply). */
+  timed: boolean;
+  /** It takes the `hmac` settings (header, algorithm, encoding, prefix). */
+  settings: boolean;
+  /** What a secret looks like, when it is not just text (`whsec_<base64>`). */
+  secretHint?: string;
+}
+
+/** Every registered scheme, the built-in ones first, then those of the providers loaded so far. */
+export function signatureSchemeViews(): SignatureSchemeView[] {
+  return signatureSchemes().map((scheme) => ({
+    name: scheme.name,
+    title: scheme.title,
+    timed: scheme.timed,
+    settings: scheme.settings !== undefined,
+    ...(scheme.secretHint === undefined ? {} : { secretHint: scheme.secretHint }),
+  }));
+}
+
 /** The statuses a checked request can have (see the journal entry's `signature`). */
 export const SIGNATURE_STATUSES = ['valid', 'invalid', 'missing', 'stale', 'replayed'] as const;
 
@@ -90,8 +116,10 @@ export const signatureSchemas = onFirstUse(() => {
     input: z
       .strictObject({
         scheme: z
-          .enum(SIGNATURE_SCHEMES)
-          .describe('standard (Standard Webhooks / Svix), stripe, github, slack or hmac.'),
+          .string()
+          .describe(
+            'A registered scheme (GET /api/signature-schemes): the generic ones, and those of the providers loaded.',
+          ),
         secret: secret.optional().describe('The signing secret (standard: whsec_<base64>). Give this or secrets.'),
         secrets: z
           .array(secret)
@@ -127,16 +155,27 @@ export const signatureSchemas = onFirstUse(() => {
       .describe('How requests to /endpoint/{name} are checked.'),
     view: z
       .object({
-        scheme: z.enum(SIGNATURE_SCHEMES),
+        scheme: z.string(),
         secrets: z.array(z.object({ hint: z.string() })).describe('Each secret masked: never answered in full.'),
         toleranceSec: z.number().int(),
         enforce: z.boolean(),
         hmac: z.object({ header: z.string(), algorithm, encoding, prefix: z.string() }).optional(),
       })
       .describe('The signature check of this name; secrets masked.'),
+    schemes: z
+      .array(
+        z.object({
+          name: z.string(),
+          title: z.string(),
+          timed: z.boolean().describe('Its signature carries a timestamp: toleranceSec and tamper stale apply.'),
+          settings: z.boolean().describe('It takes the hmac settings.'),
+          secretHint: z.string().optional().describe('What a secret looks like, when it is not just text.'),
+        }),
+      )
+      .describe('The signature schemes: the generic ones, then those of the providers loaded so far.'),
     mark: z
       .object({
-        scheme: z.enum(SIGNATURE_SCHEMES),
+        scheme: z.string(),
         status: z.enum(SIGNATURE_STATUSES),
         reason: z.string().describe('What was found or what differed; never a secret.'),
       })
@@ -153,7 +192,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
 
 /** The rule stated for an invalid field. */
 const FIELD_RULES: Record<string, string> = {
-  scheme: `scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`,
+  scheme: 'scheme must be a registered scheme (GET /api/signature-schemes)',
   secret: `secret must be a string of 1 to ${MAX_SECRET_LENGTH} characters`,
   secrets: `secrets must be a list of 1 to ${MAX_SIGNATURE_SECRETS} strings of 1 to ${MAX_SECRET_LENGTH} characters`,
   toleranceSec: `toleranceSec must be a whole number of seconds from 0 to ${MAX_TOLERANCE_SEC}`,
@@ -255,7 +294,8 @@ export function decodeSignatureSettings(text: string): SignatureSettings {
   if (
     typeof value !== 'object' ||
     value === null ||
-    !(SIGNATURE_SCHEMES as readonly string[]).includes(value.scheme) ||
+    // A provider's scheme is registered once its provider is loaded: any name is read back.
+    typeof value.scheme !== 'string' ||
     !Array.isArray(value.secrets) ||
     value.secrets.length === 0 ||
     typeof value.toleranceSec !== 'number' ||

@@ -9,7 +9,7 @@
  * @module
  */
 import { z } from 'zod';
-import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_MS, RATE_LIMIT_STYLES, windowMs } from '../api/rate-limit.js';
+import { MAX_RATE_LIMIT, MAX_RATE_WINDOW_MS, rateLimitStyleSchema, windowMs } from '../api/rate-limit.js';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { MockpointError } from '../registry/errors.js';
 import { loadedProviders, providerOf } from './twin-provider.js';
@@ -94,7 +94,7 @@ const answerSchemas = onFirstUse(() => ({
         .refine((per) => (windowMs(per) ?? 0) >= 1000 && (windowMs(per) ?? 0) <= MAX_RATE_WINDOW_MS, {
           message: 'a duration from 1s to 31d, such as "1h"',
         }),
-      style: z.enum(RATE_LIMIT_STYLES).default('ietf'),
+      style: rateLimitStyleSchema().default('ietf'),
       status: z.union([z.literal(403), z.literal(429)]).default(429),
     })
     .strict()

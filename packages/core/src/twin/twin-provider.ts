@@ -9,6 +9,8 @@
  *
  * @module
  */
+import { type RateLimitShape, registerRateLimitStyle } from '../api/rate-limit-headers.js';
+import { registerSignatureScheme, type SignatureSchemeDefinition } from '../signing/signature-schemes.js';
 import type { FixtureStep } from './twin-fixtures.js';
 import type { TwinFlows } from './twin-flows.js';
 
@@ -25,6 +27,18 @@ export interface TwinProvider {
   event: string;
   /** What a signing secret it makes for a receiver starts with. @default '' */
   secretPrefix?: string;
+  /**
+   * Signature schemes of its own, added to the one list (signing/signature-schemes.ts) when it is
+   * loaded: its events are signed in them, a name's signature check reads them, the page offers them.
+   * @default none: its events use a generic scheme
+   */
+  signatureSchemes?: readonly SignatureSchemeDefinition[];
+  /**
+   * Rate-limit styles of its own by name (api/rate-limit-headers.ts), registered when it is loaded:
+   * its profile's `rateLimit.style`, and any route's, may then name them.
+   * @default none
+   */
+  rateLimitStyles?: Readonly<Record<string, RateLimitShape>>;
 }
 
 /** The providers loaded so far, by name: a process loads a provider's code on its first twin. */
@@ -33,6 +47,8 @@ const REGISTERED = new Map<string, TwinProvider>();
 /** Makes `provider` the one its name names (a later load of the same provider replaces it). */
 export function registerProvider(provider: TwinProvider): void {
   REGISTERED.set(provider.name, provider);
+  for (const scheme of provider.signatureSchemes ?? []) registerSignatureScheme(scheme);
+  for (const [name, style] of Object.entries(provider.rateLimitStyles ?? {})) registerRateLimitStyle(name, style);
 }
 
 /** The provider a profile's `flows` names, none for another or one not loaded yet. */

@@ -14,32 +14,27 @@ import { connectionErrorCode } from '../registry/errors.js';
 import { VERSION } from '../registry/version.js';
 import { utf8Bytes } from '../signing/hmac.js';
 import { signWebhook } from '../signing/signature.js';
+import { signatureScheme } from '../signing/signature-schemes.js';
 import { type DeliverySend, fetchDeliverySend } from './delivery-send.js';
 import type { StoredDelivery } from './delivery-store.js';
 
 /** How old a `stale` timestamp is: an hour, far outside the usual five minutes of tolerance. */
 export const STALE_AGE_SEC = 3600;
 
-/** The header each scheme carries its signature in (where `tamper: "signature"` changes a character). */
-function signatureHeader(delivery: StoredDelivery): string {
-  switch (delivery.sign?.scheme) {
-    case 'standard':
-      return 'webhook-signature';
-    case 'stripe':
-      return 'stripe-signature';
-    case 'github':
-      return 'x-hub-signature-256';
-    case 'slack':
-      return 'x-slack-signature';
-    default:
-      return (delivery.sign?.hmac?.header ?? '').toLowerCase();
-  }
+/** The headers a scheme carries its signature in, the first its signature's (those `tamper: "signature"` changes a character of). */
+function signatureHeaders(delivery: StoredDelivery): readonly string[] {
+  const { sign } = delivery;
+  const scheme = signatureScheme(sign?.scheme);
+  if (sign === undefined || scheme === undefined) return [];
+  return scheme.signatureHeaders(scheme.settings?.(sign.hmac));
 }
 
-/** A secret of the same kind as `secret` that is certainly not it. */
-function otherSecret(delivery: StoredDelivery): string {
-  const random = crypto.getRandomValues(new Uint8Array(24));
-  return delivery.sign?.scheme === 'standard' ? `whsec_${toBase64(random)}` : `not-the-secret-${toBase64(random)}`;
+/**
+ * A secret that is certainly not the delivery's: `whsec_` and base64 of random bytes, which a
+ * scheme that decodes its secrets (Standard Webhooks) reads as a key as well as the others do.
+ */
+function otherSecret(): string {
+  return `whsec_${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
 }
 
 /**
@@ -71,7 +66,7 @@ export async function buildSend(
   const timestamp = Math.floor(nowMs / 1000) - (tamper === 'stale' ? STALE_AGE_SEC : 0);
   const signed = await signWebhook({
     scheme: sign.scheme,
-    secret: tamper === 'secret' ? otherSecret(delivery) : sign.secret,
+    secret: tamper === 'secret' ? otherSecret() : sign.secret,
     hmac: sign.hmac,
     body,
     id: delivery.webhookId,
@@ -79,11 +74,11 @@ export async function buildSend(
   });
   Object.assign(headers, signed);
   if (tamper === 'signature') {
-    const name = signatureHeader(delivery);
-    headers[name] = changeOneCharacter(headers[name] as string);
-    // GitHub's SHA-1 signature beside its SHA-256 one is wrong too: no header of the send verifies.
-    const sha1 = headers['x-hub-signature'];
-    if (sign.scheme === 'github' && sha1 !== undefined) headers['x-hub-signature'] = changeOneCharacter(sha1);
+    // Every signature the send carries is wrong: no header of it verifies.
+    for (const name of signatureHeaders(delivery)) {
+      const value = headers[name];
+      if (value !== undefined) headers[name] = changeOneCharacter(value);
+    }
   }
   // Changed after signing: one space appended, the same JSON to a parser but other bytes.
   const sent = tamper === 'body' ? new Uint8Array([...body, ...utf8Bytes(' ')]) : body;

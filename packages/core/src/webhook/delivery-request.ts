@@ -21,7 +21,8 @@ import { fromBase64, toBase64 } from '../codec/base64.js';
 import { HEADER_VALUE_RULE, headerNameProblem, headerValueProblem } from '../codec/http-header.js';
 import { type ErrorCode, MockpointError } from '../registry/errors.js';
 import { utf8Bytes } from '../signing/hmac.js';
-import { signWebhook, TIMED_SCHEMES } from '../signing/signature.js';
+import { signWebhook } from '../signing/signature.js';
+import { signatureScheme, signatureSchemes } from '../signing/signature-schemes.js';
 import { newDeliveryId, type StoredDelivery } from './delivery-store.js';
 import { checkDeliveryTarget } from './delivery-target.js';
 
@@ -140,9 +141,7 @@ export async function parseDeliveryRequest(
   };
   if (sign !== undefined) {
     delivery.sign = sign;
-    const id =
-      sign.id ??
-      (sign.scheme === 'standard' ? freshMessageId() : sign.scheme === 'github' ? crypto.randomUUID() : undefined);
+    const id = sign.id ?? signatureScheme(sign.scheme)?.freshId?.();
     if (id !== undefined) delivery.webhookId = id;
   }
   if (tamper !== undefined) delivery.tamper = tamper;
@@ -200,10 +199,11 @@ function checkTamper(value: unknown, sign: DeliverySign | undefined): TamperMode
     refuse('INVALID_TAMPER', `tamper must be one of ${TAMPER_MODES.join(', ')}`);
   }
   if (sign === undefined) refuse('INVALID_TAMPER', 'tamper needs sign: a tampered delivery is a badly signed one');
-  if (value === 'stale' && !TIMED_SCHEMES.has(sign.scheme)) {
+  if (value === 'stale' && signatureScheme(sign.scheme)?.timed !== true) {
+    const timed = signatureSchemes().filter((scheme) => scheme.timed);
     refuse(
       'INVALID_TAMPER',
-      `tamper stale needs a scheme whose signature carries a timestamp (standard, stripe, slack), not ${sign.scheme}`,
+      `tamper stale needs a scheme whose signature carries a timestamp (${timed.map((scheme) => scheme.name).join(', ')}), not ${sign.scheme}`,
     );
   }
   return value as TamperMode;
@@ -225,8 +225,4 @@ function checkRetry(value: unknown): number[] {
   }
   if (total > MAX_RETRY_SPAN_MS) refuse('INVALID_RETRY', `${rule}; these add up to ${total} ms`);
   return delays as number[];
-}
-
-function freshMessageId(): string {
-  return `msg_${crypto.randomUUID().replace(/-/g, '')}`;
 }

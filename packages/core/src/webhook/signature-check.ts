@@ -8,7 +8,8 @@
 
 import { rawHeaderJoined } from '../codec/raw-headers.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
-import { type HeaderReader, TIMED_SCHEMES, type VerifyResult, WebhookVerifier } from '../signing/signature.js';
+import { type HeaderReader, type VerifyResult, WebhookVerifier } from '../signing/signature.js';
+import { signatureScheme } from '../signing/signature-schemes.js';
 import type { SignatureMark, SignatureSettings } from '../signing/signature-settings.js';
 import type { ReplayGuard } from './replay-guard.js';
 
@@ -90,8 +91,9 @@ export class SignatureCheck {
     const id = result.id;
     const key = id ?? result.verified;
     const valid = this.#valid(result.reason);
-    if (key === undefined || scheme === 'hmac') return valid;
-    const timed = TIMED_SCHEMES.has(scheme);
+    const definition = signatureScheme(scheme);
+    if (key === undefined || definition === undefined || definition.replays === false) return valid;
+    const timed = definition.timed;
     const seen = replays.seen(`${name}\n${scheme}\n${key}`, timed ? toleranceSec : UNTIMED_ID_MEMORY_SEC);
     if (typeof seen === 'boolean') return seen ? this.#replay(id, timed) : valid;
     return seen.then((later) => (later ? this.#replay(id, timed) : valid));

@@ -20,7 +20,11 @@ import {
   maskCredentials,
 } from '@mockpoint/core';
 import { SETTINGS } from '@mockpoint/core/defaults';
+import { signatureSchemes } from '@mockpoint/core/internal';
 import { optionsHelp, UsageError } from './command-args.js';
+
+/** The schemes `--sign` takes, from the one list (built in: this process loads no provider). */
+const SCHEMES = signatureSchemes().map((scheme) => scheme.name);
 
 export const SEND_HELP = `Usage: mockpoint send <url> [options]
 
@@ -33,7 +37,7 @@ ${optionsHelp(`
 --data <json|@file>    | body: JSON, sent as its exact text (application/json)
 --body <text|@file>    | body: text, sent as is
 --file <path>          | body: the file's bytes (application/octet-stream)
---sign <scheme>        | standard, stripe, github, slack or hmac
+--sign <scheme>        | ${SCHEMES.slice(0, -1).join(', ')} or ${SCHEMES.at(-1)}
 --secret <secret>      | the signing secret (standard: whsec_<base64>)
 --hmac-header <name>   | the header of the hmac scheme (sha256, hex)
 --tamper <mode>        | send a bad delivery: body, signature, secret, stale, duplicate

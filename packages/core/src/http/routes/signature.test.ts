@@ -75,7 +75,7 @@ describe('/api/endpoints/{name}/signature', () => {
     [
       { scheme: 'paypal', secret: 's' },
       'UNKNOWN_SIGNATURE_SCHEME',
-      'scheme must be one of standard, stripe, github, slack, hmac',
+      'unknown signature scheme "paypal": use one of standard, stripe, github, slack, hmac',
     ],
     [{ scheme: 'github' }, 'INVALID_SIGNATURE_SECRET', 'give the signing secret as secret'],
     [

@@ -10,7 +10,12 @@ import type { Hono } from 'hono';
 import { refuseSignedStreams } from '../../engine/grpc-signature-rule.js';
 import { MockpointError } from '../../registry/errors.js';
 import { NAME_SETTINGS } from '../../settings/name-settings.js';
-import { signatureSchemas, signatureSettingsJson, signatureView } from '../../signing/signature-settings.js';
+import {
+  signatureSchemas,
+  signatureSchemeViews,
+  signatureSettingsJson,
+  signatureView,
+} from '../../signing/signature-settings.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
 import { ADMIN_ERRORS, BODY_ERRORS, errorResponses, REQUEST_ERRORS, readDoc, STORE_ERRORS } from './responses.js';
@@ -20,6 +25,9 @@ export function registerSignatureRoutes(
   ctx: Pick<AppContext, 'describe' | 'endpoints' | 'options' | 'schemas'>,
 ): void {
   const { schemas, endpoints, options } = ctx;
+
+  // The one list of schemes (signing/signature-schemes.ts), for the page's forms and clients.
+  app.get('/api/signature-schemes', (c) => c.json(signatureSchemeViews()));
 
   app.get('/api/endpoints/:name/signature', async (c) => {
     const name = pathName(c.req.param('name'));
@@ -55,6 +63,16 @@ export function registerSignatureRoutes(
   };
   const refused = [REQUEST_ERRORS, BODY_ERRORS, STORE_ERRORS, ADMIN_ERRORS];
   ctx.describe?.push(
+    readDoc(
+      schemas,
+      {
+        path: '/api/signature-schemes',
+        summary:
+          'The signature schemes a delivery is signed with and a check reads: the generic ones, then those the providers loaded so far registered.',
+        tag: 'webhooks',
+      },
+      { description: 'The schemes.', schema: signatureSchemas().schemes },
+    ),
     readDoc(
       schemas,
       {

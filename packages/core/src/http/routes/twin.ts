@@ -42,6 +42,19 @@ const twinSchemas = onFirstUse(() => {
     triggers: z
       .array(z.string())
       .describe('The events POST /api/endpoints/{name}/twin/trigger sends (none for a twin of a document).'),
+    events: z
+      .object({
+        listed: z
+          .string()
+          .describe(
+            "The collection its events are listed in (path template), as the provider's API lists them; empty when it lists none.",
+          ),
+        subscriptions: z
+          .string()
+          .describe('The collection of the subscriptions its events are delivered to (path template).'),
+      })
+      .optional()
+      .describe("Where its events are, when its provider's flows make events."),
     webhooks: z
       .object({
         waiting: z.number().int().describe('Deliveries of its events waiting to be handed to the delivery engine.'),
@@ -97,6 +110,7 @@ async function shown(
 ): Promise<z.infer<ReturnType<typeof twinSchemas>['shownSchema']>> {
   const { model, checked } = await buildTwin(setting, twins.catalog);
   const info = model.doc.info as { title?: unknown } | undefined;
+  const events = flowsOf(checked.flows)?.events;
   return {
     ...(setting.provider === undefined ? {} : { provider: setting.provider }),
     unseen: setting.unseen ?? 'missing',
@@ -105,7 +119,10 @@ async function shown(
     operations: model.operations.length,
     collections: model.resources.map((resource) => resource.template),
     kept: Object.fromEntries(model.resources.map((resource) => [resource.template, resource.key])),
-    triggers: triggerable({ model, profile: checked, events: flowsOf(checked.flows)?.events }),
+    triggers: triggerable({ model, profile: checked, events }),
+    ...(events === undefined
+      ? {}
+      : { events: { listed: events.eventsTemplate, subscriptions: events.endpointsTemplate } }),
     webhooks: twins.webhooks(name),
   };
 }
