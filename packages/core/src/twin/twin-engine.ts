@@ -323,6 +323,17 @@ export class TwinEngine {
   }
 
   /**
+   * `error` in the provider's own error form, with the headers every answer of
+   * the profile carries (its request id): a refusal decided before the twin reads
+   * the request, such as a body over the limit (pipeline/body-limit-step.ts).
+   */
+  refuse(error: FlowError): TwinAnswer {
+    const ids = this.#parts.profile.requestIds;
+    const id = ids === undefined ? undefined : requestId(ids, (prefix, length) => this.#newId(prefix, length));
+    return this.#stamped(this.#error(error), id);
+  }
+
+  /**
    * Refuses a write that would take `collection` past the limits of a
    * collection write, in the provider's own error form (Stripe's `400`
    * `invalid_request_error`, GitHub's `422`).

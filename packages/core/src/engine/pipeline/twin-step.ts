@@ -22,7 +22,8 @@ function bytesVerdict(exchange: Exchange, answer: TwinAnswer & { bytes: Uint8Arr
   return { answer: Object.freeze({ kind: 'respond', status: answer.status, headers, body, delay: 0 }), mark: BY_TWIN };
 }
 
-function verdictOf(exchange: Exchange, answer: TwinAnswer): Verdict {
+/** The twin's `answer` as the verdict on `exchange` (also its refusal of a body over the limit: body-limit-step.ts). */
+export function twinVerdict(exchange: Exchange, answer: TwinAnswer): Verdict {
   if (answer.bytes !== undefined) return bytesVerdict(exchange, { ...answer, bytes: answer.bytes });
   const prepared = prepareAnswers(answer.body, answer.status, 0);
   const chosen: EndpointAnswer = exchange.head ? prepared.head : prepared.full;
@@ -72,7 +73,7 @@ function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict 
       ...rootOf(exchange),
       header: (name) => rawHeader(request.rawHeaders, name),
     })
-    .then((answer) => verdictOf(exchange, answer));
+    .then((answer) => twinVerdict(exchange, answer));
 }
 
 /** A twin's engine reads every body whole (a create's JSON past the journal's copy is still stored). */
