@@ -61,6 +61,9 @@ function rootOf(exchange: Exchange): { root?: string } {
 function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict | undefined> {
   if (engine === null) return undefined;
   const request = exchange.request;
+  // The journal's first bytes are never read as the body: a body the adapter did not keep whole
+  // (the twin came while it was sent) is refused, in the provider's form, and nothing is stored.
+  if (request.bodyTruncated && exchange.wholeBody === undefined) return notKept(engine, exchange);
   const q = request.target.indexOf('?');
   const bytes = exchange.wholeBody ?? request.body;
   return engine
@@ -74,6 +77,16 @@ function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict 
       header: (name) => rawHeader(request.rawHeaders, name),
     })
     .then((answer) => twinVerdict(exchange, answer));
+}
+
+/** The twin's refusal of a body longer than the journal's copy that was not kept whole. */
+function notKept(engine: TwinEngine, exchange: Exchange): Verdict {
+  const message =
+    'request body was not kept whole (it came while this name had no twin, which reads every body whole); nothing of it was kept: send it again';
+  return twinVerdict(
+    exchange,
+    engine.refuse({ status: 413, type: 'invalid_request_error', code: 'body_too_large', message }),
+  );
 }
 
 /** A twin's engine reads every body whole (a create's JSON past the journal's copy is still stored). */
