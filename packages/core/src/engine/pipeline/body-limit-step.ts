@@ -17,7 +17,7 @@ import { after, FIRST_BYTES, type Maybe, type Step, type Verdict } from './step.
 import { twinVerdict } from './twin-step.js';
 
 /** What a body over the limit is told, naming the limit and the setting that raises it. */
-export function bodyTooLargeMessage(maxBytes: number): string {
+function bodyTooLargeMessage(maxBytes: number): string {
   return `request body is larger than the limit of ${maxBytes} bytes (MOCKPOINT_MAX_BODY_BYTES); nothing of it was kept: send less, or raise --max-body-bytes`;
 }
 
