@@ -7,6 +7,7 @@
 
 export { ALWAYS_REDACTED_TEXT } from './api/proxy-answer.js';
 export type { RateLimitShape, RateTake, RefusedTake } from './api/rate-limit-headers.js';
+export { readBodyBytes } from './codec/body.js';
 export { NOT_FORWARDED } from './codec/hop-by-hop.js';
 export { quoted } from './codec/quoted.js';
 export { paramName, requestValidation } from './openapi/openapi-request.js';

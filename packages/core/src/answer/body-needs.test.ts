@@ -88,25 +88,21 @@ describe.each(NODE_ADAPTER_NAMES)('bodies past 64 KiB (%s adapter)', (adapter) =
     ]);
   });
 
-  it('says so when a body past the body limit cannot be matched or rendered', async () => {
+  it('refuses a body past the body limit with 413 before any route matches or renders it (#86)', async () => {
     const { app, url } = await served({ maxBodyBytes: 100_000 });
     await putRoutes(app, 'api', [
       { id: 'by-body', match: { path: '/match', body: { kind: 'big' } }, answer: { body: 'matched' } },
       { id: 'field', match: { path: '/field' }, answer: { template: true, body: '{{body.kind}}' } },
     ]);
     const body = bigJson(150_000);
-    const missed = await fetch(`${url}/endpoint/api/match`, { method: 'POST', body });
-    expect(missed.status).toBe(404);
-    const miss = ((await missed.json()) as ErrorJson).error.details?.nearMisses?.[0];
-    expect(miss?.id).toBe('by-body');
-    expect(miss?.reason).toContain('100000 bytes');
-    expect(miss?.reason).toContain('MOCKPOINT_MAX_BODY_BYTES');
-    const field = await fetch(`${url}/endpoint/api/field`, { method: 'POST', body });
-    expect(field.status).toBe(413);
-    const { error } = (await field.json()) as ErrorJson;
-    expect(error.code).toBe('BODY_TOO_LARGE');
-    expect(error.message).toContain('route field of "api"');
-    expect(error.message).toContain('MOCKPOINT_MAX_BODY_BYTES');
+    for (const path of ['/match', '/field']) {
+      const refused = await fetch(`${url}/endpoint/api${path}`, { method: 'POST', body });
+      expect([path, refused.status]).toEqual([path, 413]);
+      const { error } = (await refused.json()) as ErrorJson;
+      expect(error.code).toBe('BODY_TOO_LARGE');
+      expect(error.message).toContain('100000 bytes');
+      expect(error.message).toContain('MOCKPOINT_MAX_BODY_BYTES');
+    }
   });
 
   it('refuses a body past the body limit to an llm answer (not templated) with 413, never reads it as empty', async () => {
@@ -127,7 +123,6 @@ describe.each(NODE_ADAPTER_NAMES)('bodies past 64 KiB (%s adapter)', (adapter) =
     expect(refused.status).toBe(413);
     const { error } = (await refused.json()) as ErrorJson;
     expect(error.code).toBe('BODY_TOO_LARGE');
-    expect(error.message).toContain('route chat of "ai"');
     expect(error.message).toContain('MOCKPOINT_MAX_BODY_BYTES');
     // Under the limit the same route follows the request: its model, streamed.
     const small = JSON.stringify({ model: 'm-1', stream: true, messages: [{ role: 'user', content: 'hello' }] });

@@ -24,10 +24,20 @@ function tooLarge(maxBytes: number): MockpointError {
 }
 
 /**
+ * What a bounded read kept: the first bytes, whether more came (`truncated`), and
+ * whether more than the whole bound came (`over`: the stream was cancelled there).
+ */
+export interface BodyPrefix {
+  bytes: Uint8Array;
+  truncated: boolean;
+  over?: boolean;
+}
+
+/**
  * Reads at most `limit` bytes of the body. When more arrive, `truncated` is true
  * and the rest is read and dropped (never buffered) up to `drainLimit` bytes in
  * all, so the connection can carry the next request; past that the stream is
- * cancelled.
+ * cancelled (`over`).
  */
 export async function readBodyPrefix(
   request: Request,
@@ -35,7 +45,7 @@ export async function readBodyPrefix(
   drainLimit: number = limit,
   keepAll?: KeepAll,
   drainMs = Number.POSITIVE_INFINITY,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+): Promise<BodyPrefix> {
   const whole = readDeclaredBody(request, request.headers.get('content-length'), limit, drainLimit, keepAll);
   if (whole !== undefined) return whole;
   // `request.body` rather than Content-Length: a Request built in-process
@@ -76,7 +86,7 @@ export function readDeclaredBody(
   limit: number,
   drainLimit: number = limit,
   keepAll?: KeepAll,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> | undefined {
+): Promise<BodyPrefix> | undefined {
   if (declared === null || declared === undefined || declared.length > 9 || declared === '0') return undefined;
   const length = Number(declared);
   if (!(length > 0 && length <= limit)) return undefined;
@@ -101,7 +111,7 @@ async function prefixOf(
   limit: number,
   drainLimit: number,
   keepAll: KeepAll | undefined,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+): Promise<BodyPrefix> {
   if (bytes.byteLength <= limit) return { bytes, truncated: false };
   const keep = keepAll !== undefined && (await keepAll()) ? Math.max(limit, drainLimit) : limit;
   return { bytes: bytes.slice(0, keep), truncated: bytes.byteLength > keep };
@@ -139,7 +149,7 @@ export async function readStreamPrefix(
   drainLimit: number = initialLimit,
   keepAll?: KeepAll,
   drainMs = Number.POSITIVE_INFINITY,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+): Promise<BodyPrefix> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let limit = initialLimit;
@@ -177,8 +187,9 @@ export async function readStreamPrefix(
     }
   }
   const truncated = seen > limit;
-  if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated };
-  return { bytes: concatBytes(chunks, kept), truncated };
+  const over = seen > drainLimit;
+  if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated, over };
+  return { bytes: concatBytes(chunks, kept), truncated, over };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * "A request to `/endpoint/{name}`", once for every runtime: given the method,
  * the target, the raw headers and the body's first bytes, it runs the answer
- * pipeline (signature check → state → queue → validation → routes → twin → GraphQL schema → record → no route;
+ * pipeline (body limit → signature check → state → queue → validation → routes → twin → GraphQL schema → record → no route;
  * see `pipeline/`), records the request in the journal with the verdict and
  * returns the {@link EndpointAnswer} that an adapter sends through its sink
  * (`sink.ts`). A cached endpoint is answered synchronously. A gRPC-family
@@ -28,6 +28,7 @@ import type { TwinTable } from '../twin/twin-table.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import type { EndpointService } from './endpoint-service.js';
 import { mcpForm } from './mcp-edge.js';
+import { bodyLimitStep } from './pipeline/body-limit-step.js';
 import { chaosStep, withChaos } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
@@ -57,6 +58,7 @@ const READ = new Set<string>(READ_METHODS);
  * (`Step.reads`): {@link EndpointHandler.readsWholeBody} asks them all.
  */
 export const PIPELINE: readonly Step[] = [
+  bodyLimitStep,
   signatureStep,
   chaosStep,
   stateStep,
@@ -219,7 +221,8 @@ export class EndpointHandler {
       const unknown = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
       return this.#journaled(unknown, recordVerdict(unknown, undefined));
     }
-    const plain = this.#plainRecord(target, request);
+    // A body over the limit walks the pipeline, whose first step refuses it (body-limit-step.ts).
+    const plain = request.bodyTooLarge === true ? undefined : this.#plainRecord(target, request);
     if (plain !== undefined) return plain;
     const exchange = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
     let verdict: Verdict | Promise<Verdict>;

@@ -43,6 +43,8 @@ const RPC_CODE_OF_STATUS: Readonly<Record<number, number>> = {
 };
 /** Any other status (a queued `statusCode`). */
 const RPC_REFUSED = -32059;
+/** The MCP SDK's code for what its transport refuses before reading a message (a body over its limit). */
+const RPC_SERVER_ERROR = -32000;
 
 /** The JSON-RPC error code an HTTP status stands for in an MCP call's answer. */
 export function rpcCodeOfStatus(status: number): number {
@@ -104,6 +106,7 @@ function requestId(exchange: Exchange): string | number | undefined {
 function written(table: RouteTable | null, exchange: Exchange, verdict: Verdict & { answer: RespondAnswer }): Verdict {
   const mcp = exchange.hit(table)?.route.route.answer.mcp as McpAnswer | undefined;
   if (mcp === undefined) return verdict;
+  if (exchange.request.bodyTooLarge === true) return tooLarge(exchange, mcp, verdict);
   const id = requestId(exchange);
   if (id === undefined) return verdict;
   const { answer } = verdict;
@@ -112,6 +115,19 @@ function written(table: RouteTable | null, exchange: Exchange, verdict: Verdict 
   const error = { code: rpcCodeOfStatus(answer.status), message, data };
   const sent: EndpointAnswer = sentToMcp(exchange, mcp, 200, mcpMessageText(id, { error }), refusalHeaders(answer));
   return { ...verdict, answer: answer.delay > 0 ? { ...sent, delay: answer.delay } : sent };
+}
+
+/**
+ * A body over the limit, unread, has no `id` to answer: as the MCP SDK's own
+ * server answers it, a `413` with a JSON-RPC error for `id: null` (code `-32000`),
+ * `error.data` holding the stable code and the status.
+ */
+function tooLarge(exchange: Exchange, mcp: McpAnswer, verdict: Verdict & { answer: RespondAnswer }): Verdict {
+  const { answer } = verdict;
+  const { code, message } = refusalOf(answer, false);
+  const error = { code: RPC_SERVER_ERROR, message, data: { code, status: answer.status } };
+  const text = mcpMessageText(null, { error });
+  return { ...verdict, answer: sentToMcp(exchange, mcp, answer.status, text, { connection: 'close' }) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../adapter/node/listener.js';
 import { emptyAnswer } from '../answer/endpoint-answer.js';
 import { createApp, type MockpointApp } from '../index.js';
+import { recordedRequest } from '../journal/journal-entry.js';
 import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import { EndpointHandler, PIPELINE } from './endpoint-handler.js';
 import { recordStep } from './pipeline/record-step.js';
@@ -124,5 +125,33 @@ describe('what the steps read of a body', () => {
     // The same step declaring only the first bytes gets the journal's copy.
     const first = await serve(app, handlerOf(app, withStep(probe(() => 'first-bytes'))));
     expect(await post(`${first}/endpoint/plain`, size)).toBe(String(JOURNAL_BODY_LIMIT));
+  });
+});
+
+describe('a twin never reads the journal’s first bytes as the body (#86)', () => {
+  it('a body longer than the journal keeps, not kept whole, is refused 413 in the twin’s form; nothing is stored', async () => {
+    const app = createApp();
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Notes', version: '1' },
+      paths: { '/notes': { post: { responses: { 201: { description: 'made' } } }, get: {} } },
+    };
+    const made = await app.request('/api/endpoints/notes/twin', {
+      method: 'PUT',
+      body: JSON.stringify({ document, profile: { name: 'notes' } }),
+    });
+    expect(made.status).toBe(200);
+    const { handler } = app.mockpoint;
+    await handler.readsWholeBody('notes');
+    // As an adapter hands a body that outgrew the journal's copy while the name had no twin yet.
+    const cut = new TextEncoder().encode(`{"text":"${'x'.repeat(JOURNAL_BODY_LIMIT)}`).subarray(0, JOURNAL_BODY_LIMIT);
+    const request = recordedRequest('POST', '/endpoint/notes/notes', ['content-type', 'application/json'], cut, true);
+    const answer = await handler.handle(request);
+    expect(answer.status).toBe(413);
+    const sent = (answer as { body: Uint8Array | string | null }).body;
+    const text = typeof sent === 'string' ? sent : new TextDecoder().decode(sent ?? new Uint8Array(0));
+    expect(text).toContain('not kept whole');
+    const kept = await app.request('/api/endpoints/notes/collections');
+    expect(JSON.stringify(await kept.json())).not.toContain('xxxx');
   });
 });

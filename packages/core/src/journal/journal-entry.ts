@@ -70,6 +70,11 @@ export interface RecordedRequest {
   body: Uint8Array;
   /** True when the body was longer than `body`. */
   bodyTruncated: boolean;
+  /**
+   * True when the body was longer than the body limit (set by the adapter, which read no
+   * further): the request is refused with 413 before any step reads it (pipeline/body-limit-step.ts).
+   */
+  bodyTooLarge?: boolean;
   /** The outcome of the name's signature check, set by the handler before anyone answers (absent: no check). */
   signature?: SignatureMark;
   /** A WebSocket message or close: its connection and direction (`binary`: the body is a binary frame's bytes). */
@@ -129,6 +134,7 @@ export function recordedRequest(
     rawHeaders,
     body,
     bodyTruncated,
+    bodyTooLarge: undefined,
     signature: undefined,
     socket: undefined,
     host: undefined,
@@ -240,7 +246,7 @@ function bodiless(method: string, length: string | undefined, rawHeaders: readon
  * Captures a Fetch-API request: its target (`target` when given, else the URL's:
  * see {@link urlTarget}), headers and the first `bodyLimit` bytes of its body.
  * The rest of the body is read and dropped up to `drainLimit` bytes (so a
- * keep-alive connection stays usable), and cancelled past it; kept up to
+ * keep-alive connection stays usable), and cancelled past it (`bodyTooLarge`); kept up to
  * `drainLimit` instead when `keepAll` says so (asked once the body outgrows
  * `bodyLimit`). A request without a body is captured at once (no Promise: the
  * cached GET is answered synchronously).
@@ -264,11 +270,13 @@ export function captureRequest(
   if (declared === undefined && (bodiless(method, length, rawHeaders) || request.body === null)) {
     return { method, target, rawHeaders, body: new Uint8Array(0), bodyTruncated: false };
   }
-  return (declared ?? readBodyPrefix(request, bodyLimit, drainLimit, keepAll)).then(({ bytes, truncated }) => ({
+  return (declared ?? readBodyPrefix(request, bodyLimit, drainLimit, keepAll)).then(({ bytes, truncated, over }) => ({
     method,
     target,
     rawHeaders,
     body: bytes,
     bodyTruncated: truncated,
+    // Past `drainLimit` (the body limit): read no further, and refused.
+    bodyTooLarge: over === true ? true : undefined,
   }));
 }

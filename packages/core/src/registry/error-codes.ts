@@ -430,8 +430,12 @@ export const ERRORS = {
     fix: 'send a smaller schema, or raise `MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES`',
   },
   BODY_TOO_LARGE: {
-    when: 'the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too); an admin API body is read and dropped to its end (up to 64 MiB past the limit, for at most 2 s) before the 413, so the client reads it',
+    when: "the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too), on every route: the API, `/api/mcp` (a JSON-RPC error), and `/endpoint/{name}` whatever answers it (a twin in its provider's error JSON, an `mcp` route as a JSON-RPC error), nothing of it kept; an admin API body is read and dropped to its end (up to 64 MiB past the limit, for at most 2 s) before the 413, so the client reads it",
     fix: 'send less, or raise `MOCKPOINT_MAX_BODY_BYTES`',
+  },
+  URI_TOO_LONG: {
+    when: 'the request line (the URL) is past the 16 KiB the server reads of a request head',
+    fix: 'send a shorter URL: the query in a POST body',
   },
   UNSUPPORTED_ENCODING: {
     when: 'an add or replace body with a `Content-Encoding` other than gzip or deflate',
@@ -440,6 +444,10 @@ export const ERRORS = {
   ANSWER_TOO_LARGE: {
     when: "a resource route's answer with `_embed`/`_expand` would be more than `MOCKPOINT_MAX_COLLECTION_BYTES` of JSON (each listed item carries its own copy of what it embeds); refused before it is built ([state.md](state.md#bounds))",
     fix: 'page the list (`_limit`, `_page`), or ask for fewer relations; or raise `MOCKPOINT_MAX_COLLECTION_BYTES`',
+  },
+  HEADERS_TOO_LARGE: {
+    when: 'the request headers are past the 16 KiB the server reads of a request head',
+    fix: 'send fewer or shorter headers',
   },
   CHAOS_INTERNAL_ERROR: {
     when: "the endpoint's chaos injected a 500 into this request",

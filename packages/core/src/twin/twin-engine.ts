@@ -146,6 +146,17 @@ export class TwinEngine {
   }
 
   /**
+   * `error` in the provider's own error form, with the headers every answer of
+   * the profile carries (its request id): a refusal decided before the twin reads
+   * the request, such as a body over the limit (pipeline/body-limit-step.ts).
+   */
+  refuse(error: FlowError): TwinAnswer {
+    const ids = this.#parts.profile.requestIds;
+    const id = ids === undefined ? undefined : requestId(ids, (prefix, length) => newId(this.#parts, prefix, length));
+    return this.#stamped(errorAnswer(this.#twin, error), id);
+  }
+
+  /**
    * The answer to `request` with the headers every answer of the profile carries: its request
    * id, its rate limit's (a request past it refused), a `GET`'s `ETag` (`304` when it matches).
    */

@@ -8,6 +8,7 @@
  * @module
  */
 import { createClient, type Fetchable } from '@mockpoint/core/client';
+import { isOwnError, readBodyBytes } from '@mockpoint/core/internal';
 import { createMcpServer, loadTools, type McpTools } from './mcp-server.js';
 import { WebStandardStreamableHTTPServerTransport } from './sdk.js';
 
@@ -16,6 +17,29 @@ import { WebStandardStreamableHTTPServerTransport } from './sdk.js';
  * the SDK still reads one) is answered as a whole, so its calls' work adds up in one answer.
  */
 export const MAX_BATCH = 16;
+
+/**
+ * The body of `request` as text, read by the one bounded reader (it stops past `maxBytes`, reads
+ * and drops a bounded rest, holds nothing of it); past the limit, the answer to send instead: a
+ * `413` with a JSON-RPC error for `id: null`, as the MCP SDK's transport answers a body over its
+ * own limit (`-32000`), `error.data` holding the stable code.
+ */
+async function readText(request: Request, maxBytes: number): Promise<string | Response> {
+  try {
+    return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+  } catch (error) {
+    if (!isOwnError(error) || error.code !== 'BODY_TOO_LARGE') throw error;
+    const data = { code: error.code, status: 413 };
+    return Response.json(
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: `${error.message} (MOCKPOINT_MAX_BODY_BYTES)`, data },
+      },
+      { status: 413, headers: { connection: 'close' } },
+    );
+  }
+}
 
 /** The handler of `/api/mcp` for `app`. */
 export function mcpHttpHandler(
@@ -36,11 +60,12 @@ export function mcpHttpHandler(
         throw error;
       },
     );
-    // The body is read here (the app's body limit has applied) to count a batch's messages.
+    // The body is read here, under the body limit, to count a batch's messages.
     let parsedBody: unknown;
     let incoming = request;
     if (request.method === 'POST') {
-      const text = await request.text();
+      const text = await readText(request, options.maxBodyBytes);
+      if (typeof text !== 'string') return text;
       try {
         parsedBody = JSON.parse(text);
       } catch {

@@ -25,6 +25,7 @@ import { DirectContext } from '../../grpc/direct-context.js';
 import { EnvelopeQueue } from '../../grpc/envelope-queue.js';
 import { drained } from './grpc-answer-writer.js';
 import { type BodyCopy, keepCopy } from './grpc-body-copy.js';
+import { stopSending } from './grpc-stop-sending.js';
 
 /**
  * The call's answer written to `stream`. Its trailers go through Node's compat
@@ -111,8 +112,10 @@ export async function answerDirect(
   else stream.once('close', closed);
   if (delay > 0) await waitGrpcDelay(delay, context.signal);
   await runDirectCall(target, queue, context, call, wireOf(stream, res), header(req, 'grpc-timeout'));
-  // The call is over: what the client still sends is read and dropped.
+  // The call is over: a client still sending (a message over the limit) is told to stop once the
+  // answer is out (RST_STREAM NO_ERROR), and what it sent meanwhile is read and dropped.
   if (!queue.settled) queue.fail(new ConnectError('the call is over', Code.Canceled));
+  stopSending(req, true);
   if (req.isPaused()) req.resume();
 }
 

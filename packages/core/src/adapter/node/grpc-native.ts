@@ -26,6 +26,7 @@ import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { writeGrpcAnswer } from './grpc-answer-writer.js';
 import { type BodyCopy, keepCopy } from './grpc-body-copy.js';
+import { stopSending } from './grpc-stop-sending.js';
 import { openGrpcStream, tooManyStreams } from './grpc-stream-count.js';
 
 /** Whether `req` is a native gRPC call over HTTP/2 (not gRPC-Web, which the Fetch path answers). */
@@ -190,6 +191,8 @@ async function answerByConnect(
     call,
   );
   await writeGrpcAnswer(answer, res).catch(() => res.destroy());
+  // The answer is written: a client still sending is told to stop once its trailers are out.
+  stopSending(req, true);
   await done;
   const status = answer.trailer?.get('grpc-status') ?? answer.header?.get('grpc-status');
   if (call.code === 'ok' && status !== null && status !== undefined && status !== '0') {
@@ -213,6 +216,7 @@ function sendTrailersOnly(req: IncomingMessage, res: ServerResponse, header: Hea
     return;
   }
   stream.respond({ ':status': 200, ...Object.fromEntries(header) }, { endStream: true });
+  stopSending(req, false);
 }
 
 /**

@@ -134,6 +134,8 @@ function finishBody(req: ReadingRequest, state: BodyState): void {
     recordedRequest(req.method ?? 'GET', state.target, req.rawHeaders, body, state.seen > body.byteLength),
   );
   recorded.host = state.host;
+  // Past the body limit: refused (413) before any step reads it, whatever would have answered.
+  if (state.seen > state.maxBytes) recorded.bodyTooLarge = true;
   answer(state.res, state.out, recorded, whole);
 }
 
@@ -191,7 +193,8 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
     state.kept += take;
   }
   if (state.seen > state.maxBytes) {
-    // Too long to read to the end: answer now and close the connection after it.
+    // Too long to read to the end: answer (413) now, and close the connection after it;
+    // what still comes is dropped as it arrives (`done`), never kept.
     state.res.shouldKeepAlive = false;
     state.res.setHeader('connection', 'close');
     finishBody(this, state);

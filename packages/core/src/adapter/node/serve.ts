@@ -13,6 +13,7 @@ import { nodeBuiltin } from '../../cache/node-builtin.js';
 import type { MockpointApp } from '../../http/create-app.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../registry/limits.js';
 import { type CloseOptions, DEFAULT_HOST, type RuntimeServedApp, servedApp } from '../lifecycle.js';
+import { answerClientErrors } from './client-error.js';
 import { type ConnectionCap, capConnections } from './connection-cap.js';
 import { sniffH2c } from './h2c-sniff.js';
 import { limitHttp2Streams, limitSecureServer, MAX_CONCURRENT_STREAMS } from './http2-limits.js';
@@ -194,6 +195,8 @@ export async function serve(app: MockpointApp, options: ServeOptions = {}): Prom
           http2Listener(listener),
         )
   ) as Server;
+  // A request head past Node's limit: 414 or 431, read by the client (adapter/node/client-error.ts).
+  answerClientErrors(server);
   const sessions = new Set<Http2Session>();
   // Over TLS the timeouts are set on the http2 server, for HTTP/1.1 and HTTP/2 (adapter/node/http2-limits.ts).
   if (options.tls !== undefined) {

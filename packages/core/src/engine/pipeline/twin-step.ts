@@ -23,7 +23,8 @@ function bytesVerdict(exchange: Exchange, answer: TwinAnswer & { bytes: Uint8Arr
   return { answer: Object.freeze({ kind: 'respond', status: answer.status, headers, body, delay: 0 }), mark: BY_TWIN };
 }
 
-function verdictOf(exchange: Exchange, answer: TwinAnswer): Verdict {
+/** The twin's `answer` as the verdict on `exchange` (also its refusal of a body over the limit: body-limit-step.ts). */
+export function twinVerdict(exchange: Exchange, answer: TwinAnswer): Verdict {
   if (answer.bytes !== undefined) return bytesVerdict(exchange, { ...answer, bytes: answer.bytes });
   const prepared = prepareAnswers(answer.body, answer.status, 0);
   const chosen: EndpointAnswer = exchange.head ? prepared.head : prepared.full;
@@ -61,6 +62,9 @@ function rootOf(exchange: Exchange): { root?: string } {
 function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict | undefined> {
   if (engine === null) return undefined;
   const request = exchange.request;
+  // The journal's first bytes are never read as the body: a body the adapter did not keep whole
+  // (the twin came while it was sent) is refused, in the provider's form, and nothing is stored.
+  if (request.bodyTruncated && exchange.wholeBody === undefined) return notKept(engine, exchange);
   const q = request.target.indexOf('?');
   const bytes = exchange.wholeBody ?? request.body;
   return engine
@@ -73,7 +77,17 @@ function answered(engine: TwinEngine | null, exchange: Exchange): Maybe<Verdict 
       ...rootOf(exchange),
       header: (name) => rawHeader(request.rawHeaders, name),
     })
-    .then((answer) => verdictOf(exchange, answer));
+    .then((answer) => twinVerdict(exchange, answer));
+}
+
+/** The twin's refusal of a body longer than the journal's copy that was not kept whole. */
+function notKept(engine: TwinEngine, exchange: Exchange): Verdict {
+  const message =
+    'request body was not kept whole (it came while this name had no twin, which reads every body whole); nothing of it was kept: send it again';
+  return twinVerdict(
+    exchange,
+    engine.refuse({ status: 413, type: 'invalid_request_error', code: 'body_too_large', message }),
+  );
 }
 
 /** A twin's engine reads every body whole (a create's JSON past the journal's copy is still stored). */
