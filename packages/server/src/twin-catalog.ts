@@ -16,7 +16,7 @@ import { ConfigError } from './config.js';
 export const TWINS_PACKAGE = '@mockpoint/twins';
 
 /** What to do without it. */
-const INSTALL = `the providers' twins are the package ${TWINS_PACKAGE}; install it beside the daemon (npm install ${TWINS_PACKAGE})`;
+const INSTALL = `the providers' twins are the package ${TWINS_PACKAGE}, not on the npm registry yet: pack it from a mockpoint clone (npx -y pnpm@10.34.9 tarballs, docs/packages.md) and install it beside the daemon (npm install -g <clone>/tarballs/mockpoint-twins-<version>.tgz)`;
 
 /** The package, imported on first use; `INVALID_TWIN` naming it when it is not installed. */
 async function twins(): Promise<typeof import('@mockpoint/twins')> {

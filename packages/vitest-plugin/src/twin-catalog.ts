@@ -19,7 +19,7 @@ async function twins(): Promise<typeof import('@mockpoint/twins')> {
   } catch {
     throw new MockpointError(
       'INVALID_TWIN',
-      `provider: the providers' twins are the package ${TWINS_PACKAGE}; install it beside @mockpoint/vitest (npm install --save-dev ${TWINS_PACKAGE})`,
+      `provider: the providers' twins are the package ${TWINS_PACKAGE}, not on the npm registry yet: pack it from a mockpoint clone (npx -y pnpm@10.34.9 tarballs: tarballs/mockpoint-twins-<version>.tgz, docs/packages.md) and install that file beside @mockpoint/vitest (npm install --save-dev <clone>/tarballs/mockpoint-twins-<version>.tgz)`,
     );
   }
 }
