@@ -14,7 +14,7 @@ export { matchPathPattern, PathPatternError, parsePathPattern } from './pattern/
 export { ERROR_LIST, ERRORS, type ErrorSpec } from './registry/error-codes.js';
 export { isOwnError, MockpointError, type MockpointErrorOptions, OWN_ERROR } from './registry/errors.js';
 export { hasShape, thrownMessage } from './registry/shape.js';
-
+export { packageTwinCatalog, type TwinPackage } from './twin/package-catalog.js';
 // What a provider's flows (a folder of @mockpoint/twins, docs/development.md "Adding a provider")
 // are written against: types only, so a provider takes nothing of the core at run time.
 export type { FixtureStep } from './twin/twin-fixtures.js';
