@@ -36,8 +36,6 @@ export { firstMismatch, matchesRequest } from './journal/graphql-filter.js';
 export type { Journal } from './journal/journal.js';
 export type { AnswerQueue } from './queue/answer-queue.js';
 export type { LimitOptions } from './registry/limits.js';
-// What a store of one's own implements its settings methods with (getSetting, setSetting, settingNames).
-export type { NameSetting } from './settings/name-setting.js';
 export {
   NAME_SETTINGS,
   SETTING_KINDS,
@@ -45,6 +43,8 @@ export {
   type SettingValue,
   type StoredSetting,
 } from './settings/name-settings.js';
+// What a store of one's own implements its settings methods with (getSetting, setSetting, settingNames).
+export type { NameSetting } from './settings/setting-declaration.js';
 export type { Backend, BackendParts } from './store/backend.js';
 export { type MemoryBackendOptions, memoryBackend } from './store/memory/backend.js';
 export { MemoryStore } from './store/memory/memory-store.js';

@@ -24,6 +24,7 @@ export type {
   SignatureSchemeDefinition,
 } from './signing/signature-schemes.js';
 export { signatureSchemes } from './signing/signature-schemes.js';
+export { packageTwinCatalog, type TwinPackage } from './twin/package-catalog.js';
 // What a provider's flows (a folder of @mockpoint/twins, docs/development.md "Adding a provider")
 // are written against: types only, so a provider takes nothing of the core at run time.
 export type { FixtureStep } from './twin/twin-fixtures.js';

@@ -8,29 +8,18 @@
  *
  * @module
  */
-import { MockpointError, type TwinCatalog } from '@mockpoint/core';
+import type { TwinCatalog } from '@mockpoint/core';
 import { SETTINGS } from '@mockpoint/core/defaults';
+import { packageTwinCatalog } from '@mockpoint/core/internal';
 import { ConfigError } from './config.js';
 
 /** The package that ships the providers. */
 export const TWINS_PACKAGE = '@mockpoint/twins';
 
 /** What to do without it. */
-const INSTALL = `the providers' twins are the package ${TWINS_PACKAGE}; install it beside the daemon (npm install ${TWINS_PACKAGE})`;
+const INSTALL = `the providers' twins are the package ${TWINS_PACKAGE}, not on the npm registry yet: pack it from a mockpoint clone (npx -y pnpm@10.34.9 tarballs, docs/packages.md) and install it beside the daemon (npm install -g <clone>/tarballs/mockpoint-twins-<version>.tgz)`;
 
-/** The package, imported on first use; `INVALID_TWIN` naming it when it is not installed. */
-async function twins(): Promise<typeof import('@mockpoint/twins')> {
-  try {
-    return await import('@mockpoint/twins');
-  } catch {
-    throw new MockpointError('INVALID_TWIN', `provider: ${INSTALL}`);
-  }
-}
-
-export const twinCatalog: TwinCatalog = {
-  providers: async () => (await twins()).providers,
-  load: async (provider) => (await twins()).load(provider),
-};
+export const twinCatalog: TwinCatalog = packageTwinCatalog(() => import('@mockpoint/twins'), INSTALL);
 
 /**
  * `--twin stripe=12111`: each a provider the package ships, read only when the setting names one,

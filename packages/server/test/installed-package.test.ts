@@ -365,11 +365,11 @@ describe('npm install -g of the core and server tarballs', () => {
         });
         expect(missing.status).toBe(400);
         expect(missing.body).toMatchObject({ success: false, error: { code: 'INVALID_TWIN' } });
-        expect(JSON.stringify(missing.body)).toContain('npm install @mockpoint/twins');
+        expect(JSON.stringify(missing.body)).toContain('tarballs/mockpoint-twins-<version>.tgz');
         // The providers' names are the package's too: GET /api/twins says to install it.
         const listed = await requestJson(`${daemon.url}/api/twins`);
         expect(listed).toMatchObject({ status: 400, body: { error: { code: 'INVALID_TWIN' } } });
-        expect(JSON.stringify(listed.body)).toContain('npm install @mockpoint/twins');
+        expect(JSON.stringify(listed.body)).toContain('tarballs/mockpoint-twins-<version>.tgz');
       } finally {
         await daemon.stop('SIGINT');
       }

@@ -323,6 +323,70 @@ describe.skipIf(ON_BUN)('websocket limits on the daemon (probes)', () => {
     expect(answers).toEqual(Array(6).fill('200'));
   }, 60_000);
 
+  it.each([50, 300])(
+    'with --max-connections %i, raw handshakes sent at once get 101 only up to nine tenths; health answers while they are held (issue #86)',
+    async (cap) => {
+      const daemon = await startDaemon({ args: ['--memory', '--max-connections', String(cap)] });
+      // Set up on a dispatcher closed after: a kept-alive connection would count against the cap.
+      const setup = new Agent();
+      for (const name of ['raw-a', 'raw-b']) {
+        const routes = await fetch(`${daemon.url}/api/endpoints/${name}/routes`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ routes: [{ answer: { websocket: {} } }] }),
+          dispatcher: setup,
+        } as RequestInit);
+        expect(routes.status).toBeLessThan(300);
+      }
+      await setup.close();
+      // Every connection made first, then every handshake written in one go: the daemon takes them
+      // in the same few turns, the first ones while it loads `ws` (each passed the route step's check).
+      const sockets = await Promise.all(
+        Array.from(
+          { length: cap },
+          () =>
+            new Promise<Socket>((resolve, reject) => {
+              const socket = connectTcp(daemon.port, '127.0.0.1', () => resolve(socket));
+              opened.push(socket);
+              socket.once('error', reject);
+            }),
+        ),
+      );
+      const answers = sockets.map(
+        (socket) =>
+          new Promise<string>((resolve) => {
+            let text = '';
+            socket.on('data', (chunk: Buffer) => {
+              text += chunk.toString('latin1');
+              if (text.startsWith('HTTP/1.1 101') && text.includes('\r\n\r\n')) resolve('101');
+            });
+            socket.once('close', () => {
+              const code = /"code":"([A-Z_]+)"/.exec(text)?.[1];
+              resolve(text === '' ? 'closed' : `${text.slice(9, 12)} ${code}`);
+            });
+          }),
+      );
+      sockets.forEach((socket, i) => {
+        socket.write(
+          `GET /endpoint/${i % 2 === 0 ? 'raw-a' : 'raw-b'}/x HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n` +
+            'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        );
+      });
+      const seen = await Promise.all(answers);
+      const share = cap - cap / 10;
+      console.log(`probe: cap ${cap}: ${seen.filter((one) => one === '101').length} answered 101`);
+      expect(seen.filter((one) => one === '101')).toHaveLength(share);
+      expect(seen.filter((one) => one !== '101')).toEqual(Array(cap / 10).fill('503 TOO_MANY_SOCKETS'));
+      // Health asked five times on new connections while every accepted socket is held open.
+      const probe = watch(daemon);
+      await probe.answered(5);
+      const report = await probe.stop();
+      expect(report.failed).toBe(0);
+      expect(sockets.filter((socket) => !socket.destroyed)).toHaveLength(share);
+    },
+    60_000,
+  );
+
   it('S3: a client that floods pings without reading is cut off; the daemon neither grows nor stalls', async () => {
     const daemon = await startDaemon({ args: ['--memory'] });
     const client = createClient({ baseUrl: daemon.url });

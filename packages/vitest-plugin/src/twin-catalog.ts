@@ -7,24 +7,13 @@
  *
  * @module
  */
-import { MockpointError, type TwinCatalog } from '@mockpoint/core';
+import type { TwinCatalog } from '@mockpoint/core';
+import { packageTwinCatalog } from '@mockpoint/core/internal';
 
 /** The package that ships the providers. */
 const TWINS_PACKAGE = '@mockpoint/twins';
 
-/** The package, imported on first use; `INVALID_TWIN` naming it when it is not installed. */
-async function twins(): Promise<typeof import('@mockpoint/twins')> {
-  try {
-    return await import('@mockpoint/twins');
-  } catch {
-    throw new MockpointError(
-      'INVALID_TWIN',
-      `provider: the providers' twins are the package ${TWINS_PACKAGE}; install it beside @mockpoint/vitest (npm install --save-dev ${TWINS_PACKAGE})`,
-    );
-  }
-}
-
-export const twinCatalog: TwinCatalog = {
-  providers: async () => (await twins()).providers,
-  load: async (provider) => (await twins()).load(provider),
-};
+export const twinCatalog: TwinCatalog = packageTwinCatalog(
+  () => import('@mockpoint/twins'),
+  `the providers' twins are the package ${TWINS_PACKAGE}, not on the npm registry yet: pack it from a mockpoint clone (npx -y pnpm@10.34.9 tarballs: tarballs/mockpoint-twins-<version>.tgz, docs/packages.md) and install that file beside @mockpoint/vitest (npm install --save-dev <clone>/tarballs/mockpoint-twins-<version>.tgz)`,
+);

@@ -196,6 +196,59 @@ describe('harMockFile', () => {
     expect(more.text).not.toContain('redacted');
   });
 
+  it('never writes a token a request header sent under a name of its own (X-Token, Private-Token), wherever it is echoed', async () => {
+    const withToken = (one: ReturnType<typeof entry>, name: string) => {
+      one.request.headers = [{ name, value: 'tok-SECRET-4471' }] as never;
+      return one;
+    };
+    const imported = await harMockFile(
+      har(
+        withToken(
+          entry('GET', 'https://api.example.com/me?sig=tok-SECRET-4471', {
+            status: 200,
+            headers: [{ name: 'X-Echo', value: 'tok-SECRET-4471' }, JSON_TYPE],
+            content: { text: '{"ok":true}' },
+          }),
+          'X-Token',
+        ),
+        withToken(
+          entry('GET', 'https://api.example.com/whoami', {
+            status: 200,
+            headers: [JSON_TYPE],
+            content: { text: '{"token":"tok-SECRET-4471"}' },
+          }),
+          'Private-Token',
+        ),
+        withToken(
+          entry(
+            'POST',
+            'https://api.example.com/login',
+            { status: 204 },
+            { mimeType: 'text/plain', text: 'tok-SECRET-4471' },
+          ),
+          'X-Client-Secret',
+        ),
+      ),
+      { name: 'api' },
+    );
+    expect(imported.text).not.toContain('SECRET');
+    expect(imported.routes).toBe(1);
+    expect(imported.skipped).toEqual([
+      {
+        what: 'GET https://api.example.com/me?sig=tok-SECRET-4471: its answer\'s header "X-Echo"',
+        why: 'its value holds a credential the request sent: never written',
+      },
+      {
+        what: 'GET https://api.example.com/whoami',
+        why: "its answer's body holds a credential the request sent: never written",
+      },
+      {
+        what: 'POST https://api.example.com/login',
+        why: 'its request body holds a credential the request sent: never written',
+      },
+    ]);
+  });
+
   it('leaves out an entry with a header no route can carry (CR/LF), or a body over the bound, and keeps the rest', async () => {
     const imported = await harMockFile(
       har(

@@ -98,6 +98,12 @@ const WIRE_ENCODING = new Set(['content-encoding', 'content-length', 'transfer-e
 const CREDENTIAL_VALUE = /^\s*(?:bearer|basic|digest|token|bot|apikey|aws4-hmac-sha256)\s+\S/i;
 /** Headers whose `Bearer realm="…"` is a challenge, not a credential. */
 const CHALLENGES = new Set(['www-authenticate', 'proxy-authenticate']);
+/**
+ * A request header whose name says it carries a credential (`X-Token`, `Private-Token`,
+ * `X-Goog-Api-Key`, `X-Client-Secret`, `X-Session-Id`, `X-CSRF-Token`): its value is a secret
+ * even when the recording's list does not name the header.
+ */
+const CREDENTIAL_NAME = /token|secret|passw|api-?key|apikey|auth|session|credential|signature|csrf|xsrf/i;
 /** A secret shorter than this is not looked for elsewhere (`1` would be found everywhere). */
 const MIN_SECRET_LENGTH = 8;
 
@@ -115,7 +121,8 @@ function secretsOf(entry: HarEntry, url: URL, redacted: ReadonlySet<string>): st
   for (const pair of entry.request?.headers ?? []) {
     if (typeof pair?.name !== 'string' || typeof pair.value !== 'string') continue;
     const lower = pair.name.toLowerCase();
-    if (!redacted.has(lower) && !CREDENTIAL_VALUE.test(pair.value)) continue;
+    if (lower.startsWith(':')) continue;
+    if (!redacted.has(lower) && !CREDENTIAL_NAME.test(lower) && !CREDENTIAL_VALUE.test(pair.value)) continue;
     add(pair.value);
     if (CREDENTIAL_VALUE.test(pair.value)) add(pair.value.trim().replace(/^\S+\s+/, ''));
     if (lower === 'cookie') for (const cookie of pair.value.split(';')) add(cookie.slice(cookie.indexOf('=') + 1));
@@ -124,6 +131,22 @@ function secretsOf(entry: HarEntry, url: URL, redacted: ReadonlySet<string>): st
     if (REDACTED_QUERY.includes(key.toLowerCase()) || redacted.has(key.toLowerCase())) add(value);
   }
   return [...found];
+}
+
+/** Which body (the request's or the answer's) holds one of `secrets`, if one does. */
+function bodyLeak(match: RequestFilter, answer: RouteAnswer, secrets: readonly string[]): string | undefined {
+  if (secrets.length === 0) return undefined;
+  const holds = (value: unknown) =>
+    value !== undefined &&
+    secrets.some((secret) => JSON.stringify(value).includes(JSON.stringify(secret).slice(1, -1)));
+  if (holds(match.body)) return 'its request body';
+  const { body, data, bodyBase64 } = answer as { body?: unknown; data?: unknown; bodyBase64?: unknown };
+  if (holds(body) || holds(data)) return "its answer's body";
+  if (typeof bodyBase64 === 'string') {
+    const text = new TextDecoder().decode(base64Bytes(bodyBase64));
+    if (secrets.some((secret) => text.includes(secret))) return "its answer's body";
+  }
+  return undefined;
 }
 
 /** Routes one import writes at most (the daemon's default route limit). */
@@ -338,6 +361,12 @@ export async function harMockFile(text: string, options: HarImportOptions): Prom
     );
     if (typeof answer === 'string') {
       skipped.push({ what: where, why: answer });
+      continue;
+    }
+    // A body that holds a credential the request sent (a token echoed back): the entry is left out, never written.
+    const leaked = bodyLeak(match, answer, secrets);
+    if (leaked !== undefined) {
+      skipped.push({ what: where, why: `${leaked} holds a credential the request sent: never written` });
       continue;
     }
     if (!hosts.includes(url.host)) hosts.push(url.host);

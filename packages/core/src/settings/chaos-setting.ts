@@ -14,8 +14,8 @@ import {
 } from '../api/chaos.js';
 import type { Schemas } from '../api/schemas.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
-import { BODY_LIMIT, type NameSetting } from './name-setting.js';
 import { objectBody } from './object-body.js';
+import { BODY_LIMIT, type NameSetting } from './setting-declaration.js';
 
 const made = new WeakMap<Schemas, z.ZodType>();
 

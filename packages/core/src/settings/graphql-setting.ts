@@ -10,7 +10,7 @@ import { createGraphqlSchemas } from '../api/graphql-json.js';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { decodeUtf8, parseJsonBody, readDecodedBody } from '../codec/body.js';
 import { MockpointError } from '../registry/errors.js';
-import type { NameSetting } from './name-setting.js';
+import type { NameSetting } from './setting-declaration.js';
 
 const graphqlSchemas = onFirstUse(createGraphqlSchemas);
 

@@ -14,8 +14,14 @@ import {
   parseHostPattern,
 } from '../pattern/host-mapping.js';
 import { MockpointError } from '../registry/errors.js';
-import { BODY_LIMIT, type FileCheck, type NameSetting, type SettingFile, type SettingInput } from './name-setting.js';
 import { objectBody } from './object-body.js';
+import {
+  BODY_LIMIT,
+  type FileCheck,
+  type NameSetting,
+  type SettingFile,
+  type SettingInput,
+} from './setting-declaration.js';
 
 /** The hosts of a stored text; throws on anything but an array of strings. */
 function decodeHosts(text: string): string[] {

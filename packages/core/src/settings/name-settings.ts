@@ -25,7 +25,7 @@ import { chaosSetting } from './chaos-setting.js';
 import { graphqlSetting } from './graphql-setting.js';
 import { grpcSetting } from './grpc-setting.js';
 import { hostsSetting } from './hosts-setting.js';
-import type { SettingFile } from './name-setting.js';
+import type { SettingFile } from './setting-declaration.js';
 import { signatureSetting } from './signature-setting.js';
 import { twinSetting } from './twin-setting.js';
 

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../http/create-app.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
-import type { SettingLimits } from './name-setting.js';
 import { NAME_SETTINGS, SETTING_KINDS, type SettingKind } from './name-settings.js';
+import type { SettingLimits } from './setting-declaration.js';
 
 /** The small limits the app is given, so a value past each is quick to make. */
 const LIMITS: SettingLimits = {

@@ -13,8 +13,8 @@ import {
   signatureSchemas,
   signatureSettingsJson,
 } from '../signing/signature-settings.js';
-import { BODY_LIMIT, type NameSetting, type SettingGet } from './name-setting.js';
 import { objectBody } from './object-body.js';
+import { BODY_LIMIT, type NameSetting, type SettingGet } from './setting-declaration.js';
 
 /**
  * The signature check of `name` with its secrets (`GET …/signature?secrets=true`, asked only

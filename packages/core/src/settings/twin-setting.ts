@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { onFirstUse } from '../cache/on-first-use.js';
 import { decodeTwinSetting, type TwinSetting, twinSettingJson } from '../twin/twin-setting.js';
-import { BODY_LIMIT, type NameSetting } from './name-setting.js';
 import { objectBody } from './object-body.js';
+import { BODY_LIMIT, type NameSetting } from './setting-declaration.js';
 
 const UNSEEN_TEXT =
   "What an id or list the twin never made answers: missing (default), the provider's 404 and empty lists; examples, the document's examples with the path's ids (as stripe-mock, for an SDK's own generated tests).";

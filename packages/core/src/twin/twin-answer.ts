@@ -64,8 +64,14 @@ export function refusalOf(error: unknown): FlowError | undefined {
     return { status: 400, type: 'invalid_request_error', code: error.code, message: error.message, param };
   }
   if (error instanceof ParamProblem || error instanceof PageProblem) {
-    const { code } = error;
-    return { status: 400, type: 'invalid_request_error', code, message: error.message, param: error.param };
+    const { code, param } = error;
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      message: error.message,
+      ...(code === undefined ? {} : { code }),
+      ...(param === undefined ? {} : { param }),
+    };
   }
   return undefined;
 }

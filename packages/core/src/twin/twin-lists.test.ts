@@ -20,6 +20,36 @@ describe('pages', () => {
     expect(() => pageOf(stripe, items, { limit: 101 }, '/v1/x')).toThrow(PageProblem);
   });
 
+  it('refuses a cursor naming no object as Stripe does (resource_missing on it), and both cursors at once', () => {
+    const stripe = checkProfile({ name: 's', pagination: { style: 'cursor' } });
+    const customers = items.map((item) => ({ ...item, object: 'customer' }));
+    const refusal = (query: Record<string, unknown>, list = customers, url = '/v1/customers') => {
+      try {
+        pageOf(stripe, list, query, url);
+      } catch (error) {
+        const { message, code, param } = error as PageProblem;
+        return { message, code, param };
+      }
+      return undefined;
+    };
+    expect(refusal({ starting_after: 'cus_nope' })).toEqual({
+      message: "No such customer: 'cus_nope'",
+      code: 'resource_missing',
+      param: 'starting_after',
+    });
+    // An empty list names its objects by its path.
+    expect(refusal({ ending_before: 'pi_nope' }, [], '/v1/payment_intents')).toEqual({
+      message: "No such payment_intent: 'pi_nope'",
+      code: 'resource_missing',
+      param: 'ending_before',
+    });
+    expect(refusal({ starting_after: 'b', ending_before: 'd' })).toEqual({
+      message: 'You may only specify one of these parameters: ending_before, starting_after.',
+      code: undefined,
+      param: undefined,
+    });
+  });
+
   it('pages by number with a Link header', () => {
     const github = checkProfile({ name: 'g' });
     const second = pageOf(github, items, { per_page: 2, page: 2 }, '/repos/a/b/issues', 'per_page=2&page=2');

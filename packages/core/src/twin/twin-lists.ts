@@ -52,22 +52,37 @@ export function pagesOf(pagination: TwinProfile['pagination'], list: DocumentLis
   return { style: 'page', limit: list.limit ?? 'per_page', page: list.page ?? 'page', defaultLimit, maxLimit };
 }
 
-/** A page problem: a bad page size or cursor. */
+/** A page problem: a bad page size or cursor (`code` and `param` absent where the provider names none). */
 export class PageProblem extends Error {
   constructor(
     message: string,
-    readonly param: string,
-    readonly code = 'parameter_invalid_integer',
+    readonly param: string | undefined,
+    readonly code: string | undefined,
   ) {
     super(message);
   }
+}
+
+/**
+ * What Stripe calls the objects of a list in `No such customer: 'cus_x'`: its items' `object`,
+ * else the path's last segment made singular (`/v1/payment_intents`: `payment_intent`).
+ */
+function objectName(items: readonly Record<string, unknown>[], url: string): string {
+  const named = items.find((item) => typeof item.object === 'string')?.object;
+  if (typeof named === 'string') return named;
+  const last = url.split('?')[0]?.split('/').filter(Boolean).at(-1) ?? 'object';
+  return last.endsWith('s') ? last.slice(0, -1) : last;
 }
 
 function sizeOf(value: unknown, param: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   const size = Number(value);
   if (!Number.isInteger(size) || size < 1 || size > max) {
-    throw new PageProblem(`Invalid ${param}: must be an integer between 1 and ${max}.`, param);
+    throw new PageProblem(
+      `Invalid ${param}: must be an integer between 1 and ${max}.`,
+      param,
+      'parameter_invalid_integer',
+    );
   }
   return size;
 }
@@ -163,14 +178,23 @@ export function pageOf(
     const before = query[pages.before];
     let start = 0;
     let end = items.length;
-    if (typeof after === 'string' && after !== '') {
+    const given = (value: unknown): value is string => typeof value === 'string' && value !== '';
+    // Stripe takes one cursor or the other, never both (its message names them in this order).
+    if (given(after) && given(before)) {
+      const both = [pages.after, pages.before].sort().join(', ');
+      throw new PageProblem(`You may only specify one of these parameters: ${both}.`, undefined, undefined);
+    }
+    // A cursor naming no object of the list: Stripe's `resource_missing` on that parameter.
+    const missing = (id: string, param: string) =>
+      new PageProblem(`No such ${objectName(items, url)}: '${id.slice(0, 200)}'`, param, 'resource_missing');
+    if (given(after)) {
       const at = items.findIndex((item) => item.id === after);
-      if (at === -1) throw new PageProblem(`No such object: '${after.slice(0, 200)}'`, pages.after);
+      if (at === -1) throw missing(after, pages.after);
       start = at + 1;
     }
-    if (typeof before === 'string' && before !== '') {
+    if (given(before)) {
       const at = items.findIndex((item) => item.id === before);
-      if (at === -1) throw new PageProblem(`No such object: '${before.slice(0, 200)}'`, pages.before);
+      if (at === -1) throw missing(before, pages.before);
       end = at;
       start = Math.max(start, end - limit);
     }

@@ -51,6 +51,9 @@ export function capConnections(server: Server, max: number): ConnectionCap {
   let evicted = 0;
   let refused = 0;
   server.on('connection', (socket: Socket) => {
+    // Connections destroyed but not yet reported closed hold no room: counted, they made the
+    // cap refuse the API while open WebSockets held their share of it.
+    if (sockets.size >= max) for (const held of sockets) if (held.destroyed) sockets.delete(held);
     if (sockets.size >= max) {
       const idle = oldestIdle(sockets, socket);
       if (idle === undefined) {

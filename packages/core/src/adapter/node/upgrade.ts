@@ -22,7 +22,7 @@ import {
   type RespondAnswer,
   type UpgradeAnswer,
 } from '../../answer/endpoint-answer.js';
-import type { ScriptSocket } from '../../answer/websocket/open-sockets.js';
+import { type ScriptSocket, socketsRefusal } from '../../answer/websocket/open-sockets.js';
 import { truncatedBody } from '../../codec/truncated-body.js';
 import { isWebSocketHandshake } from '../../codec/websocket-handshake.js';
 import { type AnswerSink, sendAnswer, sendDue } from '../../engine/sink.js';
@@ -90,6 +90,13 @@ function createUpgradeSink(app: MockpointApp): AnswerSink<UpgradeTo, void> {
     answer: UpgradeAnswer,
     session: NonNullable<UpgradeAnswer['session']>,
   ): void => {
+    // Asked again here, in the turn that opens the socket: handshakes answered together all passed the route step.
+    const refused = socketsRefusal(sockets, session.name);
+    if (refused !== undefined) {
+      const full = errorAnswer(503, 'TOO_MANY_SOCKETS', refused) as RespondAnswer;
+      writeRaw(to.socket, full.status, full.headers, full.body);
+      return;
+    }
     const wss = socketServer(Server, sockets.maxFrameBytes, session.protocol, answer.headers);
     wss.handleUpgrade(to.req, to.socket, to.head, (ws) => {
       // An open WebSocket is busy, however quiet: the connection cap never evicts it as idle.

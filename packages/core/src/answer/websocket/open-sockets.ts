@@ -140,6 +140,31 @@ export function socketShareOf(maxConnections: number): number {
   return maxConnections - Math.max(1, Math.ceil(maxConnections / 10));
 }
 
+/** What {@link socketsRefusal} reads: the open connections per name and in all, and their limits. */
+export interface SocketCounts {
+  count(name: string): number;
+  readonly maxPerName: number;
+  /** Connections open in all (this app's and those sharing its total), and how many all names may hold together. */
+  readonly sizeAll: number;
+  readonly maxTotal: number;
+}
+
+/**
+ * Why one more WebSocket connection for `name` is refused (503
+ * `TOO_MANY_SOCKETS`), or `undefined` when it may open. Asked by the route step
+ * and again by a runtime right before it completes the handshake, in the same
+ * turn as {@link OpenSockets.open}: handshakes answered together (the first ones
+ * wait for `ws` to load) all passed the route step's check, so every one was
+ * answered 101 and the sockets filled the whole connection cap.
+ */
+export function socketsRefusal(sockets: SocketCounts, name: string): string | undefined {
+  if (sockets.count(name) >= sockets.maxPerName) {
+    return `${name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`;
+  }
+  if (sockets.sizeAll < sockets.maxTotal) return undefined;
+  return `the server holds ${sockets.maxTotal} WebSocket connections open already, all it lets them take: a tenth of MOCKPOINT_MAX_CONNECTIONS is kept for the API and other requests`;
+}
+
 /** A timer that does not keep a process alive by itself (Node, Bun, Deno; a number on workerd). */
 function timer(run: () => void, ms: number): ReturnType<typeof setTimeout> {
   const handle = setTimeout(run, ms);

@@ -18,6 +18,7 @@ import {
 import { answerCases, matchAnswer } from '../../answer/match-answer.js';
 import type { RouteHit, RouteTable } from '../../answer/routes/route-table.js';
 import { resumeAfter } from '../../answer/stream/stream-frames.js';
+import { socketsRefusal } from '../../answer/websocket/open-sockets.js';
 import { chooseProtocol } from '../../answer/websocket/socket-script.js';
 import { movedStates } from '../../api/state-json.js';
 import { rawHeader } from '../../codec/raw-headers.js';
@@ -109,20 +110,8 @@ function upgraded(exchange: Exchange, hit: RouteHit, answer: UpgradeAnswer, mark
  */
 export function socketsFull(exchange: Exchange): EndpointAnswer | undefined {
   const { sockets } = exchange.parts;
-  if (sockets === undefined) return undefined;
-  if (sockets.count(exchange.name) >= sockets.maxPerName) {
-    return errorAnswer(
-      503,
-      'TOO_MANY_SOCKETS',
-      `${exchange.name} holds ${sockets.maxPerName} WebSocket connections open already (MOCKPOINT_MAX_SOCKETS_PER_NAME)`,
-    );
-  }
-  if (sockets.sizeAll < sockets.maxTotal) return undefined;
-  return errorAnswer(
-    503,
-    'TOO_MANY_SOCKETS',
-    `the server holds ${sockets.maxTotal} WebSocket connections open already, all it lets them take: a tenth of MOCKPOINT_MAX_CONNECTIONS is kept for the API and other requests`,
-  );
+  const refused = sockets === undefined ? undefined : socketsRefusal(sockets, exchange.name);
+  return refused === undefined ? undefined : errorAnswer(503, 'TOO_MANY_SOCKETS', refused);
 }
 
 function routed(table: RouteTable | null, exchange: Exchange): Maybe<Verdict | undefined> {
