@@ -18,12 +18,15 @@ import { type Item, itemOf } from '../collections/item.js';
 import { seedOf } from '../random/seeded-random.js';
 import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
+import type { WorkBudget } from '../turns/work-budget.js';
 import { addedNames } from './twin-additions.js';
+import { TooBusy, TwinAdmission } from './twin-admission.js';
 import { ParamProblem, readParams, TooLong, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
+import { TwinDerived } from './twin-derived.js';
 import { type DocumentItem, type DocumentList, documentItem, documentList, membersOf } from './twin-document.js';
 import { type ExampleContext, exampleOf, liveOption } from './twin-example.js';
-import { checkExpand, ExpandProblem, expandAnswer } from './twin-expand.js';
+import { checkExpand, ExpandProblem, expandAnswer, expandedSize } from './twin-expand.js';
 import type {
   ActionOutcome,
   FlowEffect,
@@ -157,6 +160,8 @@ export interface TwinParts {
    * changed, by the same rule as its deliveries. @default every URL taken
    */
   checkTarget?: (url: unknown) => void;
+  /** The daemon's budget of expensive work (turns/work-budget.ts), shared by every twin. @default none: work runs at once */
+  budget?: WorkBudget;
 }
 
 class Refusal extends Error {
@@ -185,6 +190,8 @@ export class TwinEngine {
   readonly #tools: FlowTools;
   /** The profile's own rate limit, counted per token (`undefined`: none). */
   readonly #rates: TwinRates | undefined;
+  readonly #admission: TwinAdmission;
+  readonly #derived = new TwinDerived();
   /** What each list operation of the document says of its answer (twin-document.ts), read on first use. */
   readonly #lists = new WeakMap<object, DocumentList>();
   readonly #items = new WeakMap<object, DocumentItem | null>();
@@ -195,6 +202,7 @@ export class TwinEngine {
     this.#tools = { now: parts.now, newId: (prefix) => this.#newId(prefix) };
     const limit = parts.profile.rateLimit;
     this.#rates = limit === undefined ? undefined : new TwinRates(limit);
+    this.#admission = new TwinAdmission(parts.budget, parts.profile);
   }
 
   /** Whether what the twin never made answers from the document's examples (`unseen: "examples"`). */
@@ -483,7 +491,7 @@ export class TwinEngine {
   #error(error: FlowError): TwinAnswer {
     let body = errorBody(this.#parts.profile, error);
     if (error.extra !== undefined) body = withErrorMembers(body, error.extra);
-    return { status: error.status, headers: { 'content-type': 'application/json' }, body };
+    return { status: error.status, headers: { 'content-type': 'application/json', ...error.headers }, body };
   }
 
   #json(status: number, value: unknown, headers: Record<string, string> = {}): TwinAnswer {
@@ -647,16 +655,19 @@ export class TwinEngine {
       (paths.length > 0 || (this.#parts.flows?.renders?.(answer.body) ?? true));
     if (paths.length === 0 && !rendering) return answer;
     let value = JSON.parse(answer.body) as unknown;
-    if (paths.length > 0) {
-      const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
-      // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
-      const collections = await this.#parts.collections.get(this.#parts.name);
-      const find = async (id: string) => (await this.#findSized(id, collections))?.object;
-      await expandAnswer(value, paths, find, maxBytes, answer.body.length);
-    }
-    // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
-    if (rendering) value = rendered(value, version, paths);
-    return { ...answer, body: JSON.stringify(value) };
+    const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
+    // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
+    const collections = paths.length > 0 ? await this.#parts.collections.get(this.#parts.name) : undefined;
+    const find = async (id: string) => (await this.#findSized(id, collections))?.object;
+    // What it will weigh, measured before anything is built: the build is the daemon's budget's.
+    const units =
+      paths.length > 0 ? await expandedSize(value, paths, find, maxBytes, answer.body.length) : answer.body.length;
+    return this.#admission.run(units, paths.length > 0 ? 'an answer with expand[]' : 'a large answer', async () => {
+      if (paths.length > 0) await expandAnswer(value, paths, find, maxBytes, answer.body.length);
+      // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
+      if (rendering) value = rendered(value, version, paths);
+      return { ...answer, body: JSON.stringify(value) };
+    });
   }
 
   /**
@@ -756,6 +767,10 @@ export class TwinEngine {
       },
       fits: (collection, items, replace) => this.#fits(collection, items, replace),
       full: (message) => new Refusal({ status: 400, type: 'invalid_request_error', message }),
+      derived: async (key, build) =>
+        this.#derived.get(key, read ?? (await this.#parts.collections.get(this.#parts.name)), build, (units, work) =>
+          this.#admission.run(units, 'a read of the whole state', work),
+        ),
     });
   }
 
@@ -1720,7 +1735,7 @@ function deliveryMembers(
 
 /** The provider's error a request's failure answers (`undefined`: not one a request brings). */
 function refusalOf(error: unknown): FlowError | undefined {
-  if (error instanceof Refusal) return error.error;
+  if (error instanceof Refusal || error instanceof TooBusy) return error.error;
   if (error instanceof SearchProblem || error instanceof ExpandProblem) {
     const param = error instanceof SearchProblem ? 'query' : 'expand';
     return { status: 400, type: 'invalid_request_error', code: error.code, message: error.message, param };

@@ -45,6 +45,11 @@ class Budget {
   }
 
   /** Counts one copy of `found` (id `id`); an {@link ExpandProblem} when the answer would pass the limit. */
+  /** The bytes counted so far, the answer's own included. */
+  get used(): number {
+    return this.limit - this.#left;
+  }
+
   take(id: string, found: Record<string, unknown>): void {
     let size = this.#sizes.get(id);
     if (size === undefined) {
@@ -113,4 +118,47 @@ export async function expandAnswer(
   checkExpand(paths);
   const budget = new Budget(maxBytes, answerBytes);
   for (const path of paths) await expandPath(answer, path.split('.'), find, budget);
+}
+
+async function measurePath(node: unknown, parts: readonly string[], find: Finder, budget: Budget): Promise<void> {
+  if (Array.isArray(node)) {
+    for (const member of node) await measurePath(member, parts, find, budget);
+    return;
+  }
+  if (typeof node !== 'object' || node === null || parts.length === 0) return;
+  const record = node as Record<string, unknown>;
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (!Object.hasOwn(record, head)) return;
+  let value = record[head];
+  if (typeof value === 'string') {
+    const found = await find(value);
+    if (found === undefined) return;
+    budget.take(value, found);
+    value = found;
+  }
+  if (rest.length > 0) await measurePath(value, rest, find, budget);
+}
+
+/**
+ * About the bytes `answer` will hold once `paths` are expanded, measured without building
+ * anything: what the daemon's budget of expensive work is asked for before the build. At most
+ * `maxBytes` (the build refuses past it, {@link expandAnswer}); an object two paths reach is
+ * counted twice here, once by the build, so this is never less than what the build makes.
+ */
+export async function expandedSize(
+  answer: unknown,
+  paths: readonly string[],
+  find: Finder,
+  maxBytes: number,
+  answerBytes: number,
+): Promise<number> {
+  checkExpand(paths);
+  const budget = new Budget(maxBytes, answerBytes);
+  try {
+    for (const path of paths) await measurePath(answer, path.split('.'), find, budget);
+  } catch (error) {
+    if (error instanceof ExpandProblem) return maxBytes;
+    throw error;
+  }
+  return budget.used;
 }
