@@ -14,8 +14,11 @@
  * @module
  */
 
-/** Units of work one budget lets be under way at once (about bytes: four answers of 16 MiB). */
-export const WORK_BUDGET_UNITS = 64 * 1024 * 1024;
+/**
+ * Units of work one budget lets be under way at once (about bytes: two answers of 16 MiB, each
+ * several times that in objects while it is built).
+ */
+export const WORK_BUDGET_UNITS = 32 * 1024 * 1024;
 
 /** Work cheaper than this many units is not admitted through the budget: it is done at once. */
 export const WORK_THRESHOLD_UNITS = 1024 * 1024;

@@ -20,7 +20,7 @@ import { MockpointError } from '../registry/errors.js';
 import { DEFAULT_LIMITS } from '../registry/limits.js';
 import type { WorkBudget } from '../turns/work-budget.js';
 import { addedNames } from './twin-additions.js';
-import { TooBusy, TwinAdmission } from './twin-admission.js';
+import { largeAnswer, TooBusy, TwinAdmission } from './twin-admission.js';
 import { ParamProblem, readParams, TooLong, type TwinParams } from './twin-body.js';
 import { conditional } from './twin-conditional.js';
 import { TwinDerived } from './twin-derived.js';
@@ -658,7 +658,7 @@ export class TwinEngine {
     const maxBytes = this.#parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
     // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
     const collections = paths.length > 0 ? await this.#parts.collections.get(this.#parts.name) : undefined;
-    const find = async (id: string) => (await this.#findSized(id, collections))?.object;
+    const find = (id: string) => this.#findSized(id, collections);
     // What it will weigh, measured before anything is built: the build is the daemon's budget's.
     const units =
       paths.length > 0 ? await expandedSize(value, paths, find, maxBytes, answer.body.length) : answer.body.length;
@@ -666,7 +666,9 @@ export class TwinEngine {
       if (paths.length > 0) await expandAnswer(value, paths, find, maxBytes, answer.body.length);
       // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
       if (rendering) value = rendered(value, version, paths);
-      return { ...answer, body: JSON.stringify(value) };
+      const made = { ...answer, body: JSON.stringify(value) };
+      // A read's large answer leaves as its bytes, encoded here (a write's is kept for its Idempotency-Key).
+      return op.method === 'GET' ? largeAnswer(made) : made;
     });
   }
 
