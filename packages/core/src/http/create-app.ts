@@ -172,8 +172,8 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * The budget of expensive work (a twin's large answers and whole-state reads) every app of the
    * daemon shares (turns/work-budget.ts): past it, such work waits briefly, then is refused as the
    * provider's rate limit with `Retry-After`. A namespace's app is given its default app's.
-   * @default a new budget of 32 MiB of work under way at once, made by the default namespace's app
-   * @example createApp({ workBudget: new WorkBudget({ units: 32 * 1024 * 1024 }) })
+   * @default a new budget of 16 MiB of work under way at once, made by the default namespace's app
+   * @example createApp({ workBudget: new WorkBudget({ units: 8 * 1024 * 1024 }) })
    */
   workBudget?: WorkBudget;
   /**
