@@ -18,13 +18,13 @@
  * Units of work one budget lets be under way at once (about bytes: one answer of 16 MiB, several
  * times that in objects while it is built; two of them at once held RSS 30 MB higher, no faster).
  */
-export const WORK_BUDGET_UNITS = 16 * 1024 * 1024;
+const WORK_BUDGET_UNITS = 16 * 1024 * 1024;
 
 /** Work cheaper than this many units is not admitted through the budget: it is done at once. */
-export const WORK_THRESHOLD_UNITS = 1024 * 1024;
+const WORK_THRESHOLD_UNITS = 1024 * 1024;
 
 /** How long work past the budget waits for room before it is refused. */
-export const WORK_WAIT_MS = 1_000;
+const WORK_WAIT_MS = 1_000;
 
 /** What reading one item of a scan costs, in units: a scan of 8,100 issues is about 8 MiB of work. */
 export const SCAN_ITEM_UNITS = 1024;

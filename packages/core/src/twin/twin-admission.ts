@@ -36,7 +36,7 @@ const encoder = new TextEncoder();
  * the count of its bytes before) is 400-700 ms of one block on a loaded machine, and was done as
  * it was written, outside the budget; here it is the budget's, and /api/health is answered between.
  */
-export async function encodedInTurns(text: string): Promise<Uint8Array> {
+async function encodedInTurns(text: string): Promise<Uint8Array> {
   const pieces: Uint8Array[] = [];
   const turns = new TurnBudget();
   let length = 0;
