@@ -11,9 +11,12 @@
 //   bounded. (Health is logged, not yet held to 1 s there: see the test.)
 // Every process listens on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
-import { requestJson } from './helpers/daemon.js';
+import { requestJson, useDaemons } from './helpers/daemon.js';
 import { twinDaemon } from './helpers/twin.js';
 import { type HealthReport, watchHealth } from './helpers/watch-health.js';
+
+// Each test's daemon SIGKILLed after it, its data directory removed.
+useDaemons();
 
 const MB = 1024 * 1024;
 const GITHUB = { authorization: 'token ghp_budget', 'content-type': 'application/json' };
