@@ -57,6 +57,7 @@ export const QUIET_PROBES = [
   // scavenges decides, and three files at a time moved (8 MB after the load, where it grows to 32).
   'packages/server/test/start-footprint.test.ts',
   'packages/server/test/twin-bounds.test.ts',
+  'packages/server/test/twin-budget.test.ts',
   'packages/server/test/twin-document.test.ts',
   'packages/server/test/twin-stripe-bounds.test.ts',
   'packages/server/test/twin-write-flood.test.ts',

@@ -49,6 +49,7 @@ export type { Backend, BackendParts } from './store/backend.js';
 export { type MemoryBackendOptions, memoryBackend } from './store/memory/backend.js';
 export { MemoryStore } from './store/memory/memory-store.js';
 export type { EndpointStore } from './store/store.js';
+export { WorkBudget, type WorkBudgetOptions } from './turns/work-budget.js';
 export type { TwinCatalog, TwinSource } from './twin/twin-table.js';
 export {
   type DeliverySend,

@@ -116,6 +116,8 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     deliver: (members, from) => deliveries.create(members, { from }),
     // A webhook endpoint the deliveries could never reach is refused when made: the same rule, so the two never drift.
     checkTarget: (url) => checkDeliveryTarget(url, resolved.deliveryAllowHosts),
+    // One budget of expensive work for the whole daemon: every namespace's app is given the default one's.
+    ...(options.workBudget === undefined ? {} : { budget: options.workBudget }),
     follow: (listener) => endpoints.changes.follow(listener),
     // Replicas on one Redis take a twin's changes in turns there too (docs/twins.md).
     ...(backend.turns === undefined ? {} : { turns: backend.turns }),

@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { Upstream } from '../answer/proxy/upstream.js';
 import type { OpenSockets } from '../answer/websocket/open-sockets.js';
@@ -17,6 +18,7 @@ import { VERSION } from '../registry/version.js';
 import type { Backend, BackendParts } from '../store/backend.js';
 import { boundedParts } from '../store/bounded-store.js';
 import { memoryBackend } from '../store/memory/backend.js';
+import { WorkBudget } from '../turns/work-budget.js';
 import type { TwinCatalog } from '../twin/twin-table.js';
 import type { DeliverySend } from '../webhook/delivery-send.js';
 import type { ApiEncoders } from './api-encoding.js';
@@ -166,6 +168,14 @@ export interface CreateAppOptions extends LimitOptions, Partial<BackendParts> {
    * @example createApp({ graphqlRunner: graphqlWorker() })
    */
   graphqlRunner?: GraphqlRunner;
+  /**
+   * The budget of expensive work (a twin's large answers and whole-state reads) every app of the
+   * daemon shares (turns/work-budget.ts): past it, such work waits briefly, then is refused as the
+   * provider's rate limit with `Retry-After`. A namespace's app is given its default app's.
+   * @default a new budget of 16 MiB of work under way at once, made by the default namespace's app
+   * @example createApp({ workBudget: new WorkBudget({ units: 8 * 1024 * 1024 }) })
+   */
+  workBudget?: WorkBudget;
   /**
    * Who parses `.proto` sources into descriptors (docs/grpc.md): on Node, Bun and
    * Deno give `protoWorker()` from `@mockpoint/core/threads` (a worker thread
@@ -482,7 +492,9 @@ class AppServices implements MockpointServices {
  * const app = createApp({ store: new MemoryStore() })
  * await app.request('/api/endpoint/add', { method: 'PUT', body: JSON.stringify({ name: 'a', data: 1 }) })
  */
-export function createApp(options: CreateAppOptions = {}): MockpointApp {
+export function createApp(given: CreateAppOptions = {}): MockpointApp {
+  // The default namespace's app makes the daemon's budget; its namespaces' apps get it with its options.
+  const options = given.workBudget === undefined ? { ...given, workBudget: new WorkBudget() } : given;
   const resolved = options.namespace?.resolved ?? resolveOptions(options);
   const backend = appBackend(options);
   const ctx = buildAppContext(options, resolved, backend);

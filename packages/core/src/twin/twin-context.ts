@@ -12,6 +12,9 @@ import type { DocumentItem, DocumentList } from './twin-document.js';
 import type { FlowError, FlowTools, TwinFlows } from './twin-flows.js';
 import type { TwinModel, TwinResource } from './twin-model.js';
 import type { Handed } from './twin-outbox.js';
+import type { WorkBudget } from '../turns/work-budget.js';
+import { TwinAdmission } from './twin-admission.js';
+import { TwinDerived } from './twin-derived.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import type { Related } from './twin-related.js';
 import { withErrorMembers } from './twin-request-ids.js';
@@ -47,6 +50,8 @@ export interface TwinParts {
    * changed, by the same rule as its deliveries. @default every URL taken
    */
   checkTarget?: (url: unknown) => void;
+  /** The daemon's budget of expensive work (turns/work-budget.ts), shared by every twin. @default none: work runs at once */
+  budget?: WorkBudget;
 }
 
 /** One twin as its rooms read it: its parts, and what is made of them once. */
@@ -62,6 +67,10 @@ export interface Twin {
   readonly lists: WeakMap<object, DocumentList>;
   /** Where each create, read or update answer of the document holds its item, read on first use. */
   readonly items: WeakMap<object, DocumentItem | null>;
+  /** Expensive work admitted through the daemon's budget, refused in the provider's form past it. */
+  readonly admission: TwinAdmission;
+  /** What the flows build of the whole state once, until it changes (an index of GitHub's issues). */
+  readonly derived: TwinDerived;
 }
 
 const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -79,6 +88,8 @@ export function twinOf(parts: TwinParts): Twin {
     },
     lists: new WeakMap(),
     items: new WeakMap(),
+    admission: new TwinAdmission(parts.budget, parts.profile),
+    derived: new TwinDerived(),
   };
 }
 
@@ -101,7 +112,7 @@ export function stamp(twin: Twin): number | string {
 export function errorAnswer(twin: Twin, error: FlowError): TwinAnswer {
   let body = errorBody(twin.parts.profile, error);
   if (error.extra !== undefined) body = withErrorMembers(body, error.extra);
-  return { status: error.status, headers: { 'content-type': 'application/json' }, body };
+  return { status: error.status, headers: { 'content-type': 'application/json', ...error.headers }, body };
 }
 
 /** The object as the provider answers it (the flows' `shown`), a copy when it differs. */

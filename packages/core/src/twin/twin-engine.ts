@@ -265,7 +265,7 @@ export class TwinEngine {
     }
     if (answer.status >= 300) await own.refused?.();
     const paths = Array.isArray(expand) ? expand.map(String) : [];
-    return rendered(this.#twin, answer, paths, asked.version);
+    return rendered(this.#twin, answer, paths, asked.version, own.op.method);
   }
 
   /** The room of the operation's job. */

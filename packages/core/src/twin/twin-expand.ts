@@ -6,13 +6,15 @@
  *
  * Bounded before anything is built: at most {@link MAX_EXPAND_DEPTH} levels,
  * a list's `data` counted (Stripe's limit), and {@link MAX_EXPAND_PATHS} paths; and
- * the answer, with every object spliced in counted at its JSON size (each id's
- * size measured once), at most the limit the twin is given
+ * the answer, with every object spliced in counted at the size of its stored
+ * JSON text (read, not measured again), at most the limit the twin is given
  * (`MOCKPOINT_MAX_COLLECTION_BYTES`, as for a resource route's `_expand`). Past
  * any of them, an {@link ExpandProblem} and nothing built.
  *
  * @module
  */
+
+import { TurnBudget } from '../turns/turn-budget.js';
 
 /** Stripe's limit on the levels one expansion may go down. */
 export const MAX_EXPAND_DEPTH = 4;
@@ -29,13 +31,14 @@ export class ExpandProblem extends Error {
   }
 }
 
-/** Finds a stored object by id. */
-type Finder = (id: string) => Promise<Record<string, unknown> | undefined>;
+/** Finds a stored object by id, with the size of its stored JSON text (what the answer's budget counts). */
+type Finder = (id: string) => Promise<{ object: Record<string, unknown>; size: number } | undefined>;
 
-/** The sizes of what is spliced in, measured once per id, against the answer's budget. */
+/** The sizes of what is spliced in (each its stored text's), against the answer's budget. */
 class Budget {
-  readonly #sizes = new Map<string, number>();
   #left: number;
+  /** The event-loop turns the expansion is cut into. */
+  readonly turns = new TurnBudget();
 
   constructor(
     readonly limit: number,
@@ -44,13 +47,13 @@ class Budget {
     this.#left = limit - used;
   }
 
-  /** Counts one copy of `found` (id `id`); an {@link ExpandProblem} when the answer would pass the limit. */
-  take(id: string, found: Record<string, unknown>): void {
-    let size = this.#sizes.get(id);
-    if (size === undefined) {
-      size = JSON.stringify(found).length;
-      this.#sizes.set(id, size);
-    }
+  /** The bytes counted so far, the answer's own included. */
+  get used(): number {
+    return this.limit - this.#left;
+  }
+
+  /** Counts one copy of an object of `size` bytes; an {@link ExpandProblem} when the answer would pass the limit. */
+  take(size: number): void {
     this.#left -= size;
     if (this.#left < 0) {
       throw new ExpandProblem(
@@ -63,7 +66,11 @@ class Budget {
 
 async function expandPath(node: unknown, parts: readonly string[], find: Finder, budget: Budget): Promise<void> {
   if (Array.isArray(node)) {
-    for (const member of node) await expandPath(member, parts, find, budget);
+    for (const member of node) {
+      await expandPath(member, parts, find, budget);
+      // A page of 100 objects each cloned several times over is seconds of work: other requests between.
+      await budget.turns.pause();
+    }
     return;
   }
   if (typeof node !== 'object' || node === null || parts.length === 0) return;
@@ -74,8 +81,8 @@ async function expandPath(node: unknown, parts: readonly string[], find: Finder,
   if (typeof value === 'string') {
     const found = await find(value);
     if (found === undefined) return;
-    budget.take(value, found);
-    record[head] = structuredClone(found);
+    budget.take(found.size);
+    record[head] = structuredClone(found.object);
   }
   if (rest.length > 0) await expandPath(record[head], rest, find, budget);
 }
@@ -113,4 +120,50 @@ export async function expandAnswer(
   checkExpand(paths);
   const budget = new Budget(maxBytes, answerBytes);
   for (const path of paths) await expandPath(answer, path.split('.'), find, budget);
+}
+
+async function measurePath(node: unknown, parts: readonly string[], find: Finder, budget: Budget): Promise<void> {
+  if (Array.isArray(node)) {
+    for (const member of node) {
+      await measurePath(member, parts, find, budget);
+      await budget.turns.pause();
+    }
+    return;
+  }
+  if (typeof node !== 'object' || node === null || parts.length === 0) return;
+  const record = node as Record<string, unknown>;
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (!Object.hasOwn(record, head)) return;
+  let value = record[head];
+  if (typeof value === 'string') {
+    const found = await find(value);
+    if (found === undefined) return;
+    budget.take(found.size);
+    value = found.object;
+  }
+  if (rest.length > 0) await measurePath(value, rest, find, budget);
+}
+
+/**
+ * About the bytes `answer` will hold once `paths` are expanded, measured without building
+ * anything: what the daemon's budget of expensive work is asked for before the build. At most
+ * `maxBytes` (the build refuses past it, {@link expandAnswer}); an object two paths reach is
+ * counted twice here, once by the build, so this is never less than what the build makes.
+ */
+export async function expandedSize(
+  answer: unknown,
+  paths: readonly string[],
+  find: Finder,
+  maxBytes: number,
+  answerBytes: number,
+): Promise<number> {
+  checkExpand(paths);
+  const budget = new Budget(maxBytes, answerBytes);
+  try {
+    for (const path of paths) await measurePath(answer, path.split('.'), find, budget);
+  } catch (error) {
+    if (error instanceof ExpandProblem) return maxBytes;
+    throw error;
+  }
+  return budget.used;
 }

@@ -18,6 +18,8 @@ export interface FlowError {
   param?: string;
   /** More members of the provider's error object (Stripe `decline_code`, `payment_intent`). */
   extra?: Record<string, unknown>;
+  /** Headers of the error answer (a rate limit's `Retry-After`). @default none */
+  headers?: Record<string, string>;
 }
 
 /** What a flow needs of the twin: the time, new ids. */
@@ -150,6 +152,12 @@ export interface FlowState extends FlowTools {
    * first, as a read answers them (their counts, an issue's `comments`): one read of the collections.
    */
   objectsByScope(template: string): Promise<Map<string, Record<string, unknown>[]>>;
+  /**
+   * What `build` derives from the whole state (an index a list across repositories or a search
+   * reads a page of), made once while none of the name's collections changes (twin-derived.ts),
+   * through the daemon's budget of expensive work: past it, the provider's rate-limit refusal.
+   */
+  derived<T>(key: string, build: () => Promise<T>): Promise<T>;
   /**
    * Tells a change the flows made of what they keep (a push of a file written): its events are
    * emitted once the flow has answered, in the order told, none when it answers an error.

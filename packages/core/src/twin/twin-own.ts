@@ -41,6 +41,8 @@ export interface OwnParts {
   objectsByScope(template: string): Promise<Map<string, Record<string, unknown>[]>>;
   /** Changes one live object of the collection at `template` in place ({@link FlowState.amend}). */
   amend: FlowState['amend'];
+  /** What the flows derive from the whole state, kept while it stays as it is ({@link FlowState.derived}). */
+  derived: FlowState['derived'];
 }
 
 /** The collection a kind is kept in (`repos` → `_own-repos`). */
@@ -57,6 +59,7 @@ export function ownState(parts: OwnParts): FlowState {
     objects: (template, values) => parts.objects(template, values),
     objectsByScope: (template) => parts.objectsByScope(template),
     amend: (template, values, id, edit) => parts.amend(template, values, id, edit),
+    derived: (key, build) => parts.derived(key, build),
     emit(change) {
       parts.changes.push(change);
     },

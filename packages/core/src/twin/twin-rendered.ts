@@ -8,7 +8,8 @@
 import { DEFAULT_LIMITS } from '../registry/limits.js';
 import { isJson, type TwinAnswer } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
-import { expandAnswer } from './twin-expand.js';
+import { largeAnswer } from './twin-admission.js';
+import { expandAnswer, expandedSize } from './twin-expand.js';
 import { findSized } from './twin-stored.js';
 import { newestVersion } from './twin-versions.js';
 
@@ -27,6 +28,7 @@ export async function rendered(
   answer: TwinAnswer,
   paths: readonly string[],
   version: string | undefined,
+  method: string,
 ): Promise<TwinAnswer> {
   const { parts } = twin;
   const render = parts.flows?.rendered;
@@ -38,14 +40,19 @@ export async function rendered(
     render !== undefined && shown !== undefined && (paths.length > 0 || (parts.flows?.renders?.(answer.body) ?? true));
   if (paths.length === 0 && !rendering) return answer;
   let value = JSON.parse(answer.body) as unknown;
-  if (paths.length > 0) {
-    const maxBytes = parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
-    // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
-    const collections = await parts.collections.get(parts.name);
-    const find = async (id: string) => (await findSized(twin, id, collections))?.object;
-    await expandAnswer(value, paths, find, maxBytes, answer.body.length);
-  }
-  // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
-  if (rendering) value = render(value, shown, paths);
-  return { ...answer, body: JSON.stringify(value) };
+  const maxBytes = parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
+  // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
+  const collections = paths.length > 0 ? await parts.collections.get(parts.name) : undefined;
+  const find = (id: string) => findSized(twin, id, collections);
+  // What it will weigh, measured before anything is built: the build is the daemon's budget's.
+  const units =
+    paths.length > 0 ? await expandedSize(value, paths, find, maxBytes, answer.body.length) : answer.body.length;
+  return twin.admission.run(units, paths.length > 0 ? 'an answer with expand[]' : 'a large answer', async () => {
+    if (paths.length > 0) await expandAnswer(value, paths, find, maxBytes, answer.body.length);
+    // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
+    if (rendering) value = render(value, shown, paths);
+    const made = { ...answer, body: JSON.stringify(value) };
+    // A read's large answer leaves as its bytes, encoded here (a write's is kept for its Idempotency-Key).
+    return method === 'GET' ? largeAnswer(made) : made;
+  });
 }

@@ -56,5 +56,9 @@ export function flowState(twin: Twin, changes: TwinChange[] = [], read?: Collect
     },
     fits: (collection, items, replace) => fits(twin, collection, items, replace),
     full: (message) => new Refusal({ status: 400, type: 'invalid_request_error', message }),
+    derived: async (key, build) =>
+      twin.derived.get(key, read ?? (await parts.collections.get(parts.name)), build, (units, work) =>
+        twin.admission.run(units, 'a read of the whole state', work),
+      ),
   });
 }

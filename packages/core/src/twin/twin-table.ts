@@ -6,11 +6,13 @@
  *
  * @module
  */
+
 import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
 import { KeyedTurns } from '../turns/keyed-turns.js';
 import type { SharedTurns } from '../turns/shared-turns.js';
+import type { WorkBudget } from '../turns/work-budget.js';
 import { type TwinAdditions, withAdditions } from './twin-additions.js';
 import { documentError } from './twin-document.js';
 import { TwinEngine } from './twin-engine.js';
@@ -158,6 +160,8 @@ export interface TwinTableOptions {
   deliver?: (members: ReadonlyMap<string, string>, from: 'api' | 'twin') => Promise<unknown>;
   /** The delivery engine's check of a receiver's URL, throwing its refusal. @default every URL taken */
   checkTarget?: (url: unknown) => void;
+  /** The daemon's budget of expensive work, shared by every twin (turns/work-budget.ts). @default none */
+  budget?: WorkBudget;
   /**
    * Turns shared with the other processes on the backend (Redis replicas): a name's changes
    * then run one at a time across all of them, behind this process's own turn. @default this process's turns only
@@ -190,6 +194,7 @@ export class TwinTable {
   #resumed: Set<string> | undefined;
   readonly #limits: CollectionLimits | undefined;
   readonly #checkTarget: TwinTableOptions['checkTarget'];
+  readonly #budget: WorkBudget | undefined;
   readonly #engines = new Map<string, Promise<TwinEngine | null>>();
   /** Per name, the end of the change under way: a twin's changes run one after another (#71 M2). */
   readonly #changing = new KeyedTurns();
@@ -209,6 +214,7 @@ export class TwinTable {
     this.#most = Math.max(1, Math.min(2000, (options.limits?.maxCollectionItems ?? 2001) - 1));
     this.#limits = options.limits;
     this.#checkTarget = options.checkTarget;
+    this.#budget = options.budget;
     this.#shared = options.turns;
     // A twin put or removed (here or on another replica), the name deleted, every name cleared.
     options.follow?.((name) => this.forget(name));
@@ -339,6 +345,7 @@ export class TwinTable {
         ? {}
         : { handOff: (deliveries, kept) => outbox.push(name, deliveries, () => release.release(name, kept)) }),
       ...(this.#checkTarget === undefined ? {} : { checkTarget: this.#checkTarget }),
+      ...(this.#budget === undefined ? {} : { budget: this.#budget }),
     });
     // What an earlier process kept and never handed off goes first: taken in the twin's turn now,
     // before any request has the engine, so every change of this process queues behind it.
