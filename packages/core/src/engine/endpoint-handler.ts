@@ -19,28 +19,28 @@ import { isValidName } from '../api/schemas.js';
 import { Clock } from '../clock/clock.js';
 import { rawHeader } from '../codec/raw-headers.js';
 import type { CollectionLimits } from '../collections/collection-input.js';
-import { answered } from '../journal/answer-record.js';
 import type { Journal } from '../journal/journal.js';
 import { BY_RECORD, type RecordedRequest } from '../journal/journal-entry.js';
-import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES, JOURNAL_NAME_LIMIT } from '../registry/limits.js';
+import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES } from '../registry/limits.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { TwinTable } from '../twin/twin-table.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import type { EndpointService } from './endpoint-service.js';
 import { mcpForm } from './mcp-edge.js';
 import { bodyLimitStep } from './pipeline/body-limit-step.js';
-import { chaosStep, withChaos } from './pipeline/chaos-step.js';
+import { chaosStep } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
+import { journalAnswer, journaled, journalStep } from './pipeline/journal-step.js';
 import { queueStep } from './pipeline/queue-step.js';
 import { rateLimitedRouteStep } from './pipeline/rate-limit-step.js';
 import { noRouteStep, recordStep, recordVerdict } from './pipeline/record-step.js';
 import { signatureStep } from './pipeline/signature-step.js';
 import { stateStep } from './pipeline/state-step.js';
-import { after, FIRST_BYTES, type Maybe, readsWholeBody, runSteps, type Step, type Verdict } from './pipeline/step.js';
+import { FIRST_BYTES, type Maybe, readsWholeBody, runSteps, type Step, type Verdict } from './pipeline/step.js';
 import { twinStep } from './pipeline/twin-step.js';
 import { validationStep } from './pipeline/validation-step.js';
-import { failedAnswer, heldUntilChange } from './pipeline/verdicts.js';
+import { failedAnswer } from './pipeline/verdicts.js';
 import { type RateBucketStore, RateBuckets } from './rate-buckets.js';
 
 /** Methods answered with the stored data at `/endpoint/{name}`. */
@@ -55,7 +55,10 @@ const READ = new Set<string>(READ_METHODS);
  * steps are plain: a protocol's form is its edge's, applied to the final
  * verdict (an MCP call's refusals: `mcpForm`, engine/mcp-edge.ts; a gRPC
  * call's: engine/grpc-edge.ts). Each step declares what it reads of a body
- * (`Step.reads`): {@link EndpointHandler.readsWholeBody} asks them all.
+ * (`Step.reads`): {@link EndpointHandler.readsWholeBody} asks them all. The
+ * verdict goes back out through the steps it passed (`Step.after`): the chaos
+ * step applies its latency and bandwidth there, and the journal step, which
+ * the handler puts around every pipeline (`journal-step.ts`), records it.
  */
 export const PIPELINE: readonly Step[] = [
   bodyLimitStep,
@@ -102,6 +105,7 @@ export interface EndpointHandlerOptions {
   twins?: TwinTable;
   /**
    * The answer pipeline: a test's, with a step of its own. Its last step must always answer.
+   * The journal step wraps it, whatever it holds.
    * @default PIPELINE
    */
   steps?: readonly Step[];
@@ -115,6 +119,7 @@ function pathOf(target: string): string {
 export class EndpointHandler {
   readonly #parts: PipelineParts;
   readonly #onUnexpectedError: EndpointHandlerOptions['onUnexpectedError'];
+  /** The journal step, then the pipeline's steps: what a request walks. */
   readonly #steps: readonly Step[];
   /** The steps before the record's: a cached record answers at once when each of them passes its name. */
   readonly #beforeRecord: readonly Step[];
@@ -123,9 +128,11 @@ export class EndpointHandler {
 
   constructor(options: EndpointHandlerOptions) {
     this.#onUnexpectedError = options.onUnexpectedError;
-    const steps = options.steps ?? PIPELINE;
-    this.#steps = steps;
-    ({ beforeRecord: this.#beforeRecord, callSteps: this.#callSteps } = stepListsOf(steps));
+    ({
+      walk: this.#steps,
+      beforeRecord: this.#beforeRecord,
+      callSteps: this.#callSteps,
+    } = stepListsOf(options.steps ?? PIPELINE));
     const clock = options.clock ?? new Clock();
     this.#parts = {
       endpoints: options.endpoints,
@@ -219,7 +226,7 @@ export class EndpointHandler {
     // A name that cannot exist has nothing to look up; one too long for the journal is not recorded.
     if (!isValidName(target.name)) {
       const unknown = new Exchange(this.#parts, target.name, target.subpath, request, wholeBody, gone);
-      return this.#journaled(unknown, recordVerdict(unknown, undefined));
+      return journaled(recordVerdict(unknown, undefined), unknown).answer;
     }
     // A body over the limit walks the pipeline, whose first step refuses it (body-limit-step.ts).
     const plain = request.bodyTooLarge === true ? undefined : this.#plainRecord(target, request);
@@ -228,25 +235,23 @@ export class EndpointHandler {
     let verdict: Verdict | Promise<Verdict>;
     try {
       // MCP's edge: the verdict whatever step gave it, a refusal said as a JSON-RPC error to an MCP call.
-      verdict = after(runSteps(this.#steps, exchange), mcpForm, exchange);
+      verdict = runSteps(this.#steps, exchange, mcpForm);
     } catch (error) {
       return failedAnswer(exchange, error);
     }
     if (verdict instanceof Promise) {
-      return verdict.then(
-        (later) => this.#journaled(exchange, later),
-        (error: unknown) => failedAnswer(exchange, error),
-      );
+      return verdict.then(answerOf, (error: unknown) => failedAnswer(exchange, error));
     }
-    return this.#journaled(exchange, verdict);
+    return verdict.answer;
   }
 
   /**
    * The cached record's answer, journaled, when it is all that answers: the bare URL
    * of a name whose other steps are each known now to pass it (their `passes`: no
    * signature check, chaos, queue, routes, twin nor GraphQL schema). The same answer
-   * and journal entry as the pipeline's walk to the record step, without making its
-   * {@link Exchange}; `undefined` for every other request (it walks the pipeline).
+   * and journal entry (by the journal step's writer) as the pipeline's walk to the
+   * record step, without making its {@link Exchange} nor a verdict; `undefined`
+   * for every other request (it walks the pipeline).
    */
   #plainRecord(target: EndpointTarget, request: RecordedRequest): EndpointAnswer | undefined {
     if (target.subpath !== '/') return undefined;
@@ -256,24 +261,8 @@ export class EndpointHandler {
     const entry = parts.endpoints.cache.get(name);
     if (entry === undefined) return undefined;
     const answer = request.method === 'HEAD' ? entry.answers.head : entry.answers.full;
-    if (name.length <= JOURNAL_NAME_LIMIT) {
-      answered(request, answer);
-      parts.journal.record(name, request, entry.statusCode, BY_RECORD);
-    }
+    journalAnswer(parts.journal, name, request, answer, entry.statusCode, BY_RECORD);
     return answer;
-  }
-
-  /** The last step: the request journaled as the verdict says; a stream that hangs let go at the name's next change. */
-  #journaled(exchange: Exchange, verdict: Verdict): EndpointAnswer {
-    const answer = withChaos(verdict.answer, exchange.chaos);
-    let { mark } = verdict;
-    const state = mark === undefined ? undefined : exchange.journalState();
-    if (mark !== undefined && state !== undefined) mark = { ...mark, state };
-    if (mark !== undefined && exchange.name.length <= JOURNAL_NAME_LIMIT) {
-      answered(exchange.request, answer);
-      this.#parts.journal.record(exchange.name, exchange.request, verdict.status ?? answer.status, mark);
-    }
-    return heldUntilChange(exchange, answer);
   }
 
   /**
@@ -321,6 +310,8 @@ const UNANSWERED: Step = {
 
 /** What a pipeline's steps are taken apart into, once per pipeline (shared by every namespace's handler). */
 interface StepLists {
+  /** What a request walks: the journal step around the pipeline. */
+  readonly walk: readonly Step[];
   readonly beforeRecord: readonly Step[];
   readonly callSteps: readonly Step[];
 }
@@ -332,12 +323,24 @@ function stepListsOf(steps: readonly Step[]): StepLists {
   if (lists === undefined) {
     const record = steps.indexOf(recordStep);
     lists = {
+      walk: [journalStep, ...steps],
       beforeRecord: record === -1 ? steps : steps.slice(0, record),
-      callSteps: [...steps.filter((step) => step.answers !== 'http'), UNANSWERED],
+      // A call's reply is journaled, delayed and paced by its edge (engine/grpc-edge.ts, grpc-calls.ts)
+      // for now: it walks the steps without their after-work.
+      callSteps: [...steps.filter((step) => step.answers !== 'http').map(withoutAfter), UNANSWERED],
     };
     STEP_LISTS.set(steps, lists);
   }
   return lists;
+}
+
+/** `step` without its {@link Step.after}. */
+function withoutAfter({ after: _after, ...step }: Step): Step {
+  return step;
+}
+
+function answerOf(verdict: Verdict): EndpointAnswer {
+  return verdict.answer;
 }
 
 function answeredOrNot(verdict: Verdict): Verdict | undefined {

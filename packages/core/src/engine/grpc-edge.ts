@@ -106,18 +106,27 @@ function messageOf(answer: RespondAnswer): string {
   }
 }
 
-/** Who refused, for the reply: chaos, a route's rate limit, or the signature check. */
-function refuserOf(verdict: Verdict): string {
+/**
+ * Who refused, for the reply, read from the verdict's mark: chaos (the name's or the
+ * namespace's), a route (its rate limit), a queued answer, the signature check (a
+ * request it judged not valid), or else a step of the pipeline (one added later).
+ */
+function refuserOf(verdict: Verdict, request: RecordedRequest): string {
   const by = verdict.mark?.answeredBy;
-  if (typeof by === 'object' && 'chaos' in by) return 'chaos';
-  if (typeof by === 'object' && 'route' in by) return `route ${by.route}`;
-  return 'the signature check';
+  if (typeof by === 'object') {
+    if ('chaos' in by) return by.namespace === true ? "the namespace's chaos" : 'chaos';
+    if ('route' in by) return `route ${by.route}`;
+    if ('queue' in by) return 'a queued answer';
+  }
+  const { signature } = request;
+  if (signature !== undefined && signature.status !== 'valid') return 'the signature check';
+  return 'a step of the pipeline';
 }
 
 /** A step's refusal in the call's form: a status by {@link GRPC_CODE_OF_STATUS}, a reset, or a hold then a reset. */
-function refuse(verdict: Verdict): GrpcReply {
+function refuse(verdict: Verdict, request: RecordedRequest): GrpcReply {
   const { answer, mark } = verdict;
-  const reply: GrpcReply = { by: refuserOf(verdict), messages: [] };
+  const reply: GrpcReply = { by: refuserOf(verdict, request), messages: [] };
   if (mark !== undefined) reply.mark = mark;
   if (answer.delay > 0) reply.delay = answer.delay;
   return matchAnswer(answer, REFUSAL, reply, undefined);
@@ -166,7 +175,7 @@ function encode(exchange: Exchange, verdict: Verdict | undefined): GrpcReply | u
     reply = { by: 'chaos', messages: [], schema: true, delay };
   } else {
     const answered = call?.reply;
-    reply = answered === undefined ? refuse(verdict) : withHeaders(answered, verdict.answer);
+    reply = answered === undefined ? refuse(verdict, request) : withHeaders(answered, verdict.answer);
     if (chaos !== undefined) reply = { ...reply, delay: (reply.delay ?? 0) + chaos.delay };
   }
   if (chaos?.bandwidth !== undefined) reply.bandwidth = chaos.bandwidth;

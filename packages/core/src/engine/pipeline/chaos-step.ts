@@ -2,8 +2,9 @@
  * The chaos step (after the signature check, before the queue and the routes):
  * a name with chaos has each request decided by its seeded plan — a fault
  * injected (the connection reset, held until the client gives up, or a 500,
- * 503 or 429 JSON error), journaled as one; otherwise the request goes on, with
- * the drawn latency added to whatever answers it. See docs/chaos.md.
+ * 503 or 429 JSON error), journaled as one; otherwise the request goes on, and
+ * whatever answers it comes back out through this step (its `after`), which
+ * adds the drawn latency and sends the bytes at the bandwidth. See docs/chaos.md.
  *
  * @module
  */
@@ -96,15 +97,18 @@ export const chaosStep: Step = {
     endpoints.compiled.get('chaos', name) === null && endpoints.compiled.get('chaos', NAMESPACE_CHAOS_KEY) === null,
   // A fault is chosen by the plan's dice, not by the body.
   reads: FIRST_BYTES,
+  after: chaosApplied,
 };
 
 /**
- * The answer with the chaos of its request applied: its latency added, its
- * bytes sent at the bandwidth (chaos-bandwidth.ts).
+ * The verdict with the chaos of its request applied to its answer: its latency
+ * added, its bytes sent at the bandwidth (chaos-bandwidth.ts); as it is without any.
  */
-export function withChaos(answer: EndpointAnswer, chaos: Exchange['chaos']): EndpointAnswer {
-  if (chaos === undefined) return answer;
+function chaosApplied(verdict: Verdict, exchange: Exchange): Verdict {
+  const { chaos } = exchange;
+  if (chaos === undefined) return verdict;
   const { delay, bandwidth } = chaos;
+  const { answer } = verdict;
   const waited = delay <= 0 ? answer : { ...answer, delay: answer.delay + delay };
-  return bandwidth === undefined ? waited : throttled(waited, bandwidth);
+  return { ...verdict, answer: bandwidth === undefined ? waited : throttled(waited, bandwidth) };
 }

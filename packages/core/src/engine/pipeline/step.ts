@@ -1,7 +1,11 @@
 /**
  * The answer pipeline's parts: a {@link Step} looks at one request's
  * {@link Exchange} and either passes (`undefined`) or gives the {@link Verdict};
- * {@link runSteps} asks each in order until one answers. Steps are synchronous
+ * {@link runSteps} asks each in order until one answers, then takes the verdict
+ * back out through the steps it passed, innermost first, each acting on it
+ * after the answer (`Step.after`: an onion, as hono's `compose` runs each
+ * middleware around `await next()`): the chaos step adds its latency and
+ * bandwidth there, the journal step records the request. Steps are synchronous
  * where the state they read is cached (a known endpoint is answered without a
  * Promise) and asynchronous where they must ask a store: the value-or-Promise
  * union lives here, in {@link after} and {@link runSteps}, and nowhere else.
@@ -62,7 +66,21 @@ export interface Step {
    * (EndpointHandler.walkCall). Absent: every protocol's.
    */
   readonly answers?: 'http';
+  /**
+   * Acts on the verdict once it is given, by this step or one after it, on its
+   * way back out (innermost first): the chaos step's latency and bandwidth, the
+   * journal. A module-level function, so that a request allocates nothing for it.
+   * Absent: the verdict passes out unchanged.
+   */
+  after?(verdict: Verdict, exchange: Exchange): Maybe<Verdict>;
 }
+
+/**
+ * A protocol's form of the verdict (an MCP call's refusal as a JSON-RPC error,
+ * engine/mcp-edge.ts), applied where the verdict is given, before any step's
+ * {@link Step.after}: the after-work then sees the answer as it will be sent.
+ */
+export type VerdictForm = (verdict: Verdict, exchange: Exchange) => Maybe<Verdict>;
 
 /** For a step that looks at no more than the journal's copy of any body. */
 export const FIRST_BYTES = (): BodyReads => 'first-bytes';
@@ -98,14 +116,43 @@ export function after<T, U>(
   return value instanceof Promise ? value.then((ready) => next(ready, exchange)) : next(value, exchange);
 }
 
-/** Asks `steps` in order, from `from`, until one gives a verdict; the last step always gives one. */
-export function runSteps(steps: readonly Step[], exchange: Exchange, from = 0): Maybe<Verdict> {
+/**
+ * Asks `steps` in order, from `from`, until one gives a verdict (the last step
+ * always gives one); the verdict in the protocol's `form`, then back out
+ * through each step's {@link Step.after}, from the one that gave it to the first.
+ */
+export function runSteps(steps: readonly Step[], exchange: Exchange, form?: VerdictForm, from = 0): Maybe<Verdict> {
   for (let i = from; i < steps.length; i++) {
     const verdict = (steps[i] as Step).run(exchange);
     if (verdict instanceof Promise) {
-      return verdict.then((later) => later ?? runSteps(steps, exchange, i + 1));
+      return verdict.then((later) =>
+        later === undefined ? runSteps(steps, exchange, form, i + 1) : outward(steps, i, later, exchange, form),
+      );
     }
-    if (verdict !== undefined) return verdict;
+    if (verdict !== undefined) return outward(steps, i, verdict, exchange, form);
   }
   throw new Error(`mockpoint: no step of the answer pipeline answered ${exchange.request.target}`);
+}
+
+/** The verdict step `at` gave, in `form`, then out through the steps from `at` to the first. */
+function outward(
+  steps: readonly Step[],
+  at: number,
+  verdict: Verdict,
+  exchange: Exchange,
+  form: VerdictForm | undefined,
+): Maybe<Verdict> {
+  return unwind(steps, at, form === undefined ? verdict : form(verdict, exchange), exchange);
+}
+
+/** `verdict` through each step's {@link Step.after}, from `at` down to the first (a Promise only once one is). */
+function unwind(steps: readonly Step[], at: number, verdict: Maybe<Verdict>, exchange: Exchange): Maybe<Verdict> {
+  let out = verdict;
+  for (let i = at; i >= 0; i--) {
+    const step = steps[i] as Step;
+    if (step.after === undefined) continue;
+    if (out instanceof Promise) return out.then((ready) => unwind(steps, i, ready, exchange));
+    out = step.after(out, exchange);
+  }
+  return out;
 }
