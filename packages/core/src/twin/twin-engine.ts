@@ -393,7 +393,12 @@ export class TwinEngine {
       const params = readParams(
         this.#parts.model.doc,
         matched.op.operation,
-        { query: request.query, body: request.body, contentType: request.header('content-type') ?? '' },
+        {
+          query: request.query,
+          body: request.body,
+          contentType: request.header('content-type') ?? '',
+          bytes: request.bytes,
+        },
         this.#parts.profile.body === 'form',
         // A document's twin holds every request to its body's `required`; a provider's, as its flows say.
         this.#parts.flows === undefined || this.#parts.flows.required === true,
