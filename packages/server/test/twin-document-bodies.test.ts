@@ -11,7 +11,7 @@ beforeAll(() => assertBuilt());
 afterEach(() => killAll());
 afterAll(() => removeTempDirs());
 
-function upload(purpose: string, bytes: Uint8Array, filename: string): FormData {
+function upload(purpose: string, bytes: Uint8Array<ArrayBuffer>, filename: string): FormData {
   const form = new FormData();
   form.append('purpose', purpose);
   form.append('file', new Blob([bytes]), filename);

@@ -387,7 +387,7 @@ export class TwinEngine {
     /** The operation's template, once matched (a provider's refusal of a string too long names it). */
     let template: string | undefined;
     try {
-      const matched = this.#parts.model.match(request.method, request.path);
+      const matched = this.#parts.model.match(request.method, request.path, request.query);
       if (matched === undefined) throw new Refusal(this.#unrecognized(request));
       template = matched.op.template;
       const params = readParams(
