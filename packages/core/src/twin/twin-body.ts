@@ -77,16 +77,30 @@ function coerce(doc: Schema, raw: unknown, value: unknown, at: string): unknown 
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(list)) {
     if (value === '') return '';
-    for (const option of list) {
-      const resolved = resolve(doc, option);
-      if (typeof value === 'string' && resolved.type === 'string') return bounded(resolved, value, at);
+    const options = list.map((option) => resolve(doc, option));
+    // A string where an option is a string (OpenAI's `max_output_tokens: "inf"` beside an integer).
+    const text = typeof value === 'string' ? options.find((option) => option.type === 'string') : undefined;
+    if (text !== undefined && typeof value === 'string') {
+      // A form's strings are every option's: a number an integer option reads wins over the text.
+      const number = options.find((option) => option.type === 'integer' || option.type === 'number');
+      if (number === undefined || !/^-?\d+(\.\d+)?$/.test(value)) return bounded(text, value, at);
+    }
+    let first: unknown;
+    for (const resolved of options) {
       if (typeof value === 'object' && (resolved.type === 'object' || resolved.type === 'array')) {
         return coerce(doc, resolved, value, at);
       }
       if (typeof value === 'string' && resolved.type !== 'object' && resolved.type !== 'array') {
-        return coerce(doc, resolved, value, at);
+        try {
+          return coerce(doc, resolved, value, at);
+        } catch (error) {
+          // The next option may read it; past the last, the first option's refusal.
+          if (!(error instanceof ParamProblem)) throw error;
+          first ??= error;
+        }
       }
     }
+    if (first !== undefined) throw first;
     // No typed option fits (options that only constrain, GitHub's `anyOf` of `required` lists):
     // the schema's own type and properties read it.
   }
