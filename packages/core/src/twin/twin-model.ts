@@ -107,6 +107,7 @@ function objectNameOf(doc: Schema, operation: Schema | undefined): string | unde
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(list)) schema = resolve(doc, list[0]);
   const object = resolve(doc, (schema.properties as Schema | undefined)?.object);
+  if (typeof object.const === 'string') return object.const;
   return Array.isArray(object.enum) ? String(object.enum[0]) : undefined;
 }
 
