@@ -8,7 +8,7 @@
  * @module
  */
 import { etagMatches, strongEtag } from '../codec/etag.js';
-import type { TwinAnswer } from './twin-engine.js';
+import type { TwinAnswer } from './twin-answer.js';
 
 /** `answer` to a request of `method` with `ifNoneMatch`, as a conditional request is answered. */
 export async function conditional(

@@ -10,7 +10,7 @@
 import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import { collectionBytes, type Item, itemBytes, itemOf } from '../collections/item.js';
-import type { TwinAnswer } from './twin-engine.js';
+import type { TwinAnswer } from './twin-answer.js';
 
 const COLLECTION = '_idempotency';
 const MAX_KEYS = 1000;

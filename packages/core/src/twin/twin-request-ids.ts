@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { TwinAnswer } from './twin-engine.js';
+import type { TwinAnswer } from './twin-answer.js';
 import type { TwinFlows } from './twin-flows.js';
 import type { TwinProfile } from './twin-profile.js';
 

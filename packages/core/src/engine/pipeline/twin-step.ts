@@ -9,7 +9,8 @@ import { type EndpointAnswer, prepareAnswers } from '../../answer/endpoint-answe
 import { CORS_HEADERS } from '../../answer/read-response.js';
 import { rawHeader } from '../../codec/raw-headers.js';
 import { BY_TWIN } from '../../journal/journal-entry.js';
-import type { TwinAnswer, TwinEngine } from '../../twin/twin-engine.js';
+import type { TwinAnswer } from '../../twin/twin-answer.js';
+import type { TwinEngine } from '../../twin/twin-engine.js';
 import type { Exchange } from './exchange.js';
 import { after, type BodyReads, type Maybe, type Step, type Verdict } from './step.js';
 

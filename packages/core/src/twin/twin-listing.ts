@@ -1,0 +1,120 @@
+/**
+ * A twin's lists (twin-engine.ts): a collection's live items of the path's scope, filtered by the
+ * query (or a search's), paged (twin-lists.ts) and answered in the profile's envelope or the one
+ * the document's list operation describes.
+ *
+ * @module
+ */
+import { jsonAnswer, Refusal, type TwinAnswer, type TwinRequest } from './twin-answer.js';
+import type { TwinParams } from './twin-body.js';
+import { shownOf, type Twin } from './twin-context.js';
+import { type DocumentList, documentList } from './twin-document.js';
+import { exampleOfOperation } from './twin-documented.js';
+import { filterByQuery, type Page, pageOf, pagesOf, withPage } from './twin-lists.js';
+import type { MatchedOperation, TwinResource } from './twin-model.js';
+import { counted, withMembers } from './twin-related.js';
+import { matchesSearch, parseSearch } from './twin-search.js';
+import { pathScope, type Stored, storedOf } from './twin-stored.js';
+
+/**
+ * The list (or search) `matched` asks for of `resource`'s collection; `where`: the fields its
+ * items must have (a view's, twin-reads.ts).
+ */
+export async function list(
+  twin: Twin,
+  matched: MatchedOperation,
+  resource: TwinResource,
+  params: TwinParams,
+  request: TwinRequest,
+  where: readonly [string, string][] = [],
+): Promise<TwinAnswer> {
+  const { parts } = twin;
+  const search =
+    matched.op.action === 'search'
+      ? parseSearch(typeof params.query.query === 'string' ? params.query.query : '')
+      : undefined;
+  const read = await parts.collections.get(parts.name);
+  // A list the twin never wrote: empty, or (`unseen: "examples"`) the document's example.
+  const all = (await storedOf(twin, resource, read)) ?? (twin.examples ? undefined : []);
+  const { status, value } = exampleOfOperation(twin, matched);
+  if (all === undefined) return jsonAnswer(status, value);
+  const scope = pathScope(matched, resource);
+  const inScope = (items: readonly Stored[]) => items.filter((item) => !item.deleted && item.scope === scope);
+  let live = withMembers(twin.related, resource, counted(twin.related, resource, inScope(all), read), scope, read);
+  // A view's items: those whose fields are its path's (a customer's payment methods).
+  if (where.length > 0) live = live.filter((item) => where.every(([field, value]) => item[field] === value));
+  if (parts.profile.list.order === 'newest') live = live.reverse();
+  const said = listOf(twin, matched);
+  const pages = pagesOf(parts.profile.pagination, said);
+  if (search !== undefined) {
+    live = live.filter((item) => matchesSearch(item, search));
+  } else {
+    const skip = new Set([pages.limit, 'expand', 'page', pages.style === 'page' ? pages.page : pages.after]);
+    if (pages.style === 'cursor') skip.add(pages.before);
+    const listed = parts.flows?.list?.(resource.template, live, params.query);
+    if (listed !== undefined && 'error' in listed) throw new Refusal(listed.error);
+    for (const used of listed?.used ?? []) skip.add(used);
+    live = filterByQuery(listed?.items ?? live, params.query, skip);
+  }
+  live = live.map((item) => shownOf(twin, resource, item));
+  const page = pageOf(parts.profile, live, params.query, request.path, request.query, said);
+  const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
+  const style = parts.profile.list.style;
+  if (style === 'bare' || (style === 'document' && said?.items === undefined)) {
+    return jsonAnswer(200, page.items, headers);
+  }
+  const envelope = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<
+    string,
+    unknown
+  >;
+  if (style === 'document' && said !== undefined) {
+    return jsonAnswer(
+      status,
+      documentPage(envelope, said, page, pages.style === 'page' ? '' : pages.after, request),
+      headers,
+    );
+  }
+  envelope.data = page.items;
+  envelope.has_more = page.hasMore;
+  if ('url' in envelope) envelope.url = request.path;
+  if ('total_count' in envelope) envelope.total_count = page.total;
+  if ('next_page' in envelope) envelope.next_page = null;
+  return jsonAnswer(200, envelope, headers);
+}
+
+/** What the document's list operation says of its answer and pages, read once an operation (`undefined`: the profile says). */
+function listOf(twin: Twin, matched: MatchedOperation): DocumentList | undefined {
+  const { profile } = twin.parts;
+  if (profile.list.style !== 'document' && profile.pagination.style !== 'document') return undefined;
+  const operation = matched.op.operation;
+  let said = twin.lists.get(operation);
+  if (said === undefined) {
+    said = documentList(twin.parts.model.doc, operation);
+    twin.lists.set(operation, said);
+  }
+  return said;
+}
+
+/**
+ * A page in the envelope the document's list operation describes: its array member the page,
+ * its cursor member the next page's cursor (`null` on the last), its has-more, total and
+ * next-link members filled where it has them.
+ */
+function documentPage(
+  envelope: Record<string, unknown>,
+  said: DocumentList,
+  page: Page,
+  after: string,
+  request: TwinRequest,
+): Record<string, unknown> {
+  envelope[said.items as string] = page.items;
+  const next = page.next ?? null;
+  if (said.cursor !== undefined) envelope[said.cursor] = next;
+  if (said.hasMore !== undefined) envelope[said.hasMore] = page.hasMore;
+  if (said.total !== undefined) envelope[said.total] = page.total;
+  if (said.nextLink !== undefined) {
+    envelope[said.nextLink] =
+      next === null || after === '' ? null : `${request.path}?${withPage(request.query, after, next)}`;
+  }
+  return envelope;
+}

@@ -1,0 +1,146 @@
+/**
+ * References (twin-engine.ts): the objects a request refers to, and the provider's 404 of one the
+ * twin does not hold. The object a path is below (`/v1/payment_intents/{intent}/confirm`), an item
+ * of a collection `within` another (a pull request as an issue), an object a `GET` outside the
+ * collections names; with `unseen: "examples"` nothing is refused and the document's example answers.
+ * A check of another referenced object (an id a body names) belongs here, beside these; the values
+ * a twin refuses are twin-constraints.ts's.
+ *
+ * @module
+ */
+import type { Collections } from '../collections/collection-store.js';
+import { jsonAnswer, Refusal, type TwinAnswer } from './twin-answer.js';
+import type { Twin } from './twin-context.js';
+import { exampleContext, exampleOfOperation } from './twin-documented.js';
+import type { FlowError } from './twin-flows.js';
+import type { MatchedOperation, TwinResource } from './twin-model.js';
+import { emptyList, namingParams, responseSchema } from './twin-outside.js';
+import { hasMembers, memberHolding, memberPicked } from './twin-related.js';
+import { type Stored, scopeOf, storedOf, whichOf } from './twin-stored.js';
+
+/**
+ * The provider's 404 of an id it does not hold: Stripe's `No such customer: 'cus_x'` where its
+ * error carries a code, else the HTTP reason (GitHub's `Not Found`); a document's twin names the
+ * collection and the id in plain words.
+ */
+export function missing(twin: Twin, resource: Pick<TwinResource, 'template' | 'objectName'>, id: string): FlowError {
+  const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
+  const coded = twin.parts.profile.error.includes('{code}');
+  const shown = id.slice(0, 200);
+  let message = coded ? `No such ${what}: '${shown}'` : 'Not Found';
+  if (twin.parts.flows === undefined) message = `Not found: ${resource.template} holds no item '${shown}'.`;
+  return { status: 404, type: 'invalid_request_error', code: 'resource_missing', message, param: 'id' };
+}
+
+/** The collection whose item an action's path is below (`/v1/payment_intents/{intent}/confirm`). */
+export function ownerOf(twin: Twin, matched: MatchedOperation): TwinResource | undefined {
+  const resources = twin.parts.model.resources;
+  const named = matched.op.operation['x-mockpoint-owner'];
+  if (typeof named === 'string') {
+    const found = resources.find((resource) => resource.template === named);
+    if (found !== undefined && matched.values[found.idParam] !== undefined) return found;
+  }
+  const owner = resources.find(
+    (resource) =>
+      matched.op.template.startsWith(`${resource.template}/{${resource.idParam}}/`) &&
+      matched.values[resource.idParam] !== undefined,
+  );
+  if (owner !== undefined) return owner;
+  // The document may name the id otherwise below the object than at it (Stripe's
+  // `/v1/subscriptions/{subscription_exposed_id}` and `/v1/subscriptions/{subscription}/resume`):
+  // the same object, its id taken under the name the collections keep it by.
+  for (const resource of resources) {
+    const head = `${resource.template}/{`;
+    if (!matched.op.template.startsWith(head)) continue;
+    const param = matched.op.template.slice(head.length, matched.op.template.indexOf('}', head.length));
+    const id = matched.values[param];
+    if (id === undefined || matched.op.template.charAt(head.length + param.length + 1) !== '/') continue;
+    matched.values[resource.idParam] ??= id;
+    return resource;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses with the provider's 404 an operation on or below an object of `owner` the twin does
+ * not hold (`POST /v1/payment_intents/pi_x/confirm`, a GitHub issue's lock or comment), as the
+ * provider does, where no flow answered it (a test payment method's attach); with `unseen:
+ * "examples"` nothing is refused and the document's example answers.
+ */
+export async function heldOrMissing(
+  twin: Twin,
+  matched: MatchedOperation,
+  owner: TwinResource,
+  members = true,
+): Promise<void> {
+  if (twin.examples) return;
+  const which = whichOf(twin, matched, owner, scopeOf(owner, matched.values));
+  // The collections read once for the object and, where it may be one, its member.
+  const read = await twin.parts.collections.get(twin.parts.name);
+  const held = (await storedOf(twin, owner, read))?.some((item) => which(item) && !item.deleted) === true;
+  if (held || (members && memberOf(twin, owner, which, read) !== undefined)) return;
+  throw new Refusal(missing(twin, owner, String(matched.values[owner.idParam])));
+}
+
+/**
+ * Where a change of an item of `resource` the twin does not hold goes when a collection `within`
+ * it holds one of that number (GitHub: a pull request's title, labels or lock changed through
+ * `…/issues/{issue_number}`): that collection, the path's values naming its item too, so the
+ * change is kept on the pull request and its events are the pull request's.
+ */
+export async function memberTarget(
+  twin: Twin,
+  matched: MatchedOperation,
+  resource: TwinResource,
+): Promise<{ matched: MatchedOperation; resource: TwinResource } | undefined> {
+  if (!hasMembers(twin.related, resource)) return undefined;
+  const which = whichOf(twin, matched, resource, scopeOf(resource, matched.values));
+  const read = await twin.parts.collections.get(twin.parts.name);
+  const held = memberHolding(twin.related, resource, which, read);
+  if (held === undefined) return undefined;
+  const { member } = held;
+  const id = matched.values[resource.idParam] as string;
+  // The member's own path parameters, so its scope is read as its own (`owner/repo`).
+  const params = [...member.template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
+  const op = { ...matched.op, params: [...params, member.idParam] };
+  return { matched: { ...matched, op, values: { ...matched.values, [member.idParam]: id } }, resource: member };
+}
+
+/** The item of a collection `within` `resource` that `which` picks (a pull request as an issue), shown as one of it. */
+export function memberOf(
+  twin: Twin,
+  resource: TwinResource,
+  which: (stored: Stored) => boolean,
+  read: Collections,
+): Record<string, unknown> | undefined {
+  return hasMembers(twin.related, resource) ? memberPicked(twin.related, resource, which, read) : undefined;
+}
+
+/**
+ * A `GET` outside the collections of what the twin never made, with the profile's `implied`
+ * and `unseen: "missing"` (twin-outside.ts): a list empty, an object its path names by a
+ * parameter not implied the provider's 404 — unless the twin holds the item it is below and
+ * no other parameter names it (a hook's `config`); `undefined`: answered from the document.
+ */
+export async function unseenOutside(
+  twin: Twin,
+  matched: MatchedOperation,
+  owner: TwinResource | undefined,
+): Promise<TwinAnswer | undefined> {
+  const implied = twin.parts.profile.implied;
+  if (implied === undefined || twin.examples || matched.op.method !== 'GET') return undefined;
+  const { status, schema } = responseSchema(twin.parts.model.doc, matched.op.operation);
+  const example = () => exampleOfOperation(twin, matched).value;
+  const empty = schema === undefined ? undefined : emptyList(exampleContext(twin), schema, example);
+  if (empty !== undefined) return jsonAnswer(status, empty);
+  const naming = namingParams(matched.op.params, implied);
+  if (naming.length === 0) return undefined;
+  if (owner !== undefined) {
+    const above = [...owner.template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]);
+    const which = whichOf(twin, matched, owner, scopeOf(owner, matched.values));
+    const held = (await storedOf(twin, owner))?.some((item) => which(item) && !item.deleted) === true;
+    if (held && naming.every((param) => param === owner.idParam || above.includes(param))) return undefined;
+  }
+  const named = matched.values[naming.at(-1) as string] ?? '';
+  throw new Refusal(missing(twin, owner ?? { template: matched.op.template, objectName: undefined }, named));
+}

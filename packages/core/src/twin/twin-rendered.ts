@@ -1,0 +1,51 @@
+/**
+ * A twin's answer as the request asked for it (twin-engine.ts): the objects its `expand` paths name
+ * put in place of their ids (twin-expand.ts), and every object in the request's API version
+ * (twin-versions.ts; the flows' `rendered`: Stripe's shapes by version).
+ *
+ * @module
+ */
+import { DEFAULT_LIMITS } from '../registry/limits.js';
+import { isJson, type TwinAnswer } from './twin-answer.js';
+import type { Twin } from './twin-context.js';
+import { expandAnswer } from './twin-expand.js';
+import { findSized } from './twin-stored.js';
+import { newestVersion } from './twin-versions.js';
+
+/** The `expand` paths a request sends (`undefined`: none, or a profile without `expand`). */
+export function expanding(twin: Twin, query: Record<string, unknown>, body: Record<string, unknown>): unknown {
+  const expand = twin.parts.profile.expand;
+  return expand === undefined ? undefined : (query[expand] ?? body[expand]);
+}
+
+/**
+ * `answer` with the objects `paths` name expanded and in the API version `version` (the newest
+ * when the request named none); as it is when it is not a JSON success or nothing in it changes.
+ */
+export async function rendered(
+  twin: Twin,
+  answer: TwinAnswer,
+  paths: readonly string[],
+  version: string | undefined,
+): Promise<TwinAnswer> {
+  const { parts } = twin;
+  const render = parts.flows?.rendered;
+  const shown = version ?? newestVersion(parts.profile);
+  if (answer.status >= 300 || !isJson(answer)) return answer;
+  // Parsed and written again only when something in it changes (a 16 MB list of customers is not).
+  // (With expand[] always: an object it adds may be one the text did not hold.)
+  const rendering =
+    render !== undefined && shown !== undefined && (paths.length > 0 || (parts.flows?.renders?.(answer.body) ?? true));
+  if (paths.length === 0 && !rendering) return answer;
+  let value = JSON.parse(answer.body) as unknown;
+  if (paths.length > 0) {
+    const maxBytes = parts.maxAnswerBytes ?? DEFAULT_LIMITS.maxCollectionBytes;
+    // The collections read once for the whole expansion (on LevelDB and Redis each read parses them all).
+    const collections = await parts.collections.get(parts.name);
+    const find = async (id: string) => (await findSized(twin, id, collections))?.object;
+    await expandAnswer(value, paths, find, maxBytes, answer.body.length);
+  }
+  // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
+  if (rendering) value = render(value, shown, paths);
+  return { ...answer, body: JSON.stringify(value) };
+}
