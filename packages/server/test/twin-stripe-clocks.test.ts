@@ -16,7 +16,10 @@ useDaemons({ kill: 'file' });
 const DAY = 86_400;
 /** 2026-01-01T00:00:00Z: the clocks' start, far from the wall clock. */
 const T0 = 1_767_225_600;
-const MONTH = 30 * DAY;
+/** January's 31 days: the first period of a monthly subscription made at T0 (Stripe's calendar months). */
+const MONTH = 31 * DAY;
+/** 2026-03-01T00:00:00Z: the end of the second period, February's 28 days after the first. */
+const MARCH = T0 + 59 * DAY;
 
 const CLOCK_EVENTS = ['test_helpers.test_clock.advancing', 'test_helpers.test_clock.ready'];
 /** A paid renewal's events, in the order the twin sends them. */
@@ -97,11 +100,11 @@ describe.each(['memory', 'level'] as const)('Stripe twin test clocks through str
       period_start: T0,
       period_end: T0 + MONTH,
     });
-    expect(renewal.lines.data[0]?.period).toEqual({ start: T0 + MONTH, end: T0 + 2 * MONTH });
+    expect(renewal.lines.data[0]?.period).toEqual({ start: T0 + MONTH, end: MARCH });
     expect(await stripe.subscriptions.retrieve(subscription.id)).toMatchObject({
       status: 'active',
       current_period_start: T0 + MONTH,
-      current_period_end: T0 + 2 * MONTH,
+      current_period_end: MARCH,
       latest_invoice: renewal.id,
     });
     const updated = events[1] as Stripe.Event;
@@ -122,6 +125,43 @@ describe.each(['memory', 'level'] as const)('Stripe twin test clocks through str
     expect([far.statusCode, far.param]).toEqual([400, 'frozen_time']);
     expect(far.message).toMatch(/two intervals/);
     expect((await stripe.invoices.list({ customer: customer.id })).data).toHaveLength(2);
+  });
+
+  it('renews 16 subscriptions due at one instant in one advance: the bound counts instants, not steps', async () => {
+    const clock = await stripe.testHelpers.testClocks.create({ frozen_time: T0 });
+    const customer = await stripe.customers.create({ test_clock: clock.id });
+    const price = await monthlyPrice(stripe, 500);
+    const made: Stripe.Subscription[] = [];
+    for (let n = 0; n < 16; n++) {
+      const one = { customer: customer.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' };
+      made.push(await stripe.subscriptions.create(one));
+    }
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + MONTH + DAY });
+    expect(await stripe.testHelpers.testClocks.retrieve(clock.id)).toMatchObject({
+      status: 'ready',
+      frozen_time: T0 + MONTH + DAY,
+    });
+    for (const one of made) {
+      expect(await stripe.subscriptions.retrieve(one.id)).toMatchObject({
+        current_period_start: T0 + MONTH,
+        current_period_end: MARCH,
+      });
+    }
+    const invoices = await stripe.invoices.list({ customer: customer.id, limit: 100 });
+    expect(invoices.data.filter((invoice) => invoice.billing_reason === 'subscription_cycle')).toHaveLength(16);
+    // Still bounded: 16 subscriptions made an hour apart renew at 16 instants, past what one advance runs.
+    const other = await stripe.testHelpers.testClocks.create({ frozen_time: T0 });
+    const someone = await stripe.customers.create({ test_clock: other.id });
+    for (let n = 0; n < 16; n++) {
+      if (n > 0) await stripe.testHelpers.testClocks.advance(other.id, { frozen_time: T0 + n * 3600 });
+      const one = { customer: someone.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' };
+      await stripe.subscriptions.create(one);
+    }
+    const refused = await stripe.testHelpers.testClocks
+      .advance(other.id, { frozen_time: T0 + MONTH + DAY })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ statusCode: 400, param: 'frozen_time' });
+    expect((await stripe.testHelpers.testClocks.retrieve(other.id)).frozen_time).toBe(T0 + 15 * 3600);
   });
 
   it('refuses a customer on a clock it does not hold, and a fourth customer on one clock', async () => {

@@ -10,6 +10,7 @@ import Stripe15 from 'stripe';
 import Stripe23 from 'stripe-23';
 import { describe, expect, it } from 'vitest';
 import { useDaemons } from './helpers/daemon.js';
+import { aMonthOn } from './helpers/stripe.js';
 import { hookReceiver, twinDaemon } from './helpers/twin.js';
 
 useDaemons();
@@ -54,7 +55,7 @@ describe('Stripe object shapes by API version', () => {
       const { subscription } = await subscribed(today);
       expect(subscription.status).toBe('active');
       const item = subscription.items.data[0] as Stripe23.SubscriptionItem;
-      expect(item.current_period_end - item.current_period_start).toBe(30 * 86_400);
+      expect(item.current_period_end).toBe(aMonthOn(item.current_period_start));
       expect(subscription).not.toHaveProperty('current_period_end');
       // Made at stripe-node 23's pin (clover and newer): flexible unless classic is sent.
       expect(subscription.billing_mode).toEqual({ flexible: { proration_discounts: 'included' }, type: 'flexible' });
@@ -110,7 +111,7 @@ describe('Stripe object shapes by API version', () => {
     for (const stripe of [older, oldest] as unknown as Stripe15[]) {
       const old = await stripe.subscriptions.retrieve(subscription.id, { expand: ['latest_invoice'] });
       const item = old.items.data[0] as Stripe15.SubscriptionItem;
-      expect(old.current_period_end - old.current_period_start).toBe(30 * 86_400);
+      expect(old.current_period_end).toBe(aMonthOn(old.current_period_start));
       expect(item).not.toHaveProperty('current_period_end');
       expect(old).not.toHaveProperty('billing_mode');
       const invoice = old.latest_invoice as Stripe15.Invoice;

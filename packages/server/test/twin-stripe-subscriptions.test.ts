@@ -16,6 +16,31 @@ async function stripeTwin(store: 'level' | 'redis'): Promise<{ stripe: Stripe; r
 }
 
 describe.each(['level', 'redis'] as const)('Stripe twin subscriptions through stripe-node (%s)', (store) => {
+  it('lists by status as Stripe does: none leaves canceled out, all lists every status, ended the canceled', async () => {
+    const { stripe } = await stripeTwin(store);
+    const customer = await stripe.customers.create({ email: 'lists@example.com' });
+    const price = await monthlyPrice(stripe, 1200);
+    const made = (params: Partial<Stripe.SubscriptionCreateParams> = {}) =>
+      stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: price.id }],
+        default_payment_method: 'pm_card_visa',
+        ...params,
+      });
+    const active = await made();
+    const canceled = await stripe.subscriptions.cancel((await made()).id);
+    const incomplete = await made({ payment_behavior: 'default_incomplete' });
+    expect([active.status, canceled.status, incomplete.status]).toEqual(['active', 'canceled', 'incomplete']);
+    const ids = async (params: Stripe.SubscriptionListParams = {}) =>
+      (await stripe.subscriptions.list({ customer: customer.id, ...params })).data.map((one) => one.id).sort();
+    expect(await ids()).toEqual([active.id, incomplete.id].sort());
+    expect(await ids({ status: 'all' })).toEqual([active.id, canceled.id, incomplete.id].sort());
+    expect(await ids({ status: 'ended' })).toEqual([canceled.id]);
+    expect(await ids({ status: 'canceled' })).toEqual([canceled.id]);
+    expect(await ids({ status: 'incomplete' })).toEqual([incomplete.id]);
+    expect(await ids({ status: 'all', limit: 2 })).toHaveLength(2);
+  });
+
   it('updates, adds and removes items, keeping items a list, with customer.subscription.updated', async () => {
     const { stripe } = await stripeTwin(store);
     const hooks = await webhooks(stripe, ['customer.subscription.updated']);

@@ -10,9 +10,9 @@
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
-import { priceOf } from './billing.js';
 import { sessionPost } from './checkout.js';
 import { invalidRequest, isFlowError } from './errors.js';
+import { priceOf } from './prices.js';
 
 type Obj = Record<string, unknown>;
 

@@ -13,11 +13,13 @@
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
-import { mismatchOf, priceOf, subscribe } from './billing.js';
+import { mismatchOf, subscribe } from './billing.js';
 import { madeIntent, writePaidIntent } from './charges.js';
 import { onOwnPage, SESSION_BILLING_MODE, uiModeOf } from './checkout-ui.js';
+import { openBook } from './customer-books.js';
 import { declineOf } from './declines.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
+import { priceOf } from './prices.js';
 import { isSepa } from './sepa.js';
 import { checkoutSepa } from './sepa-payments.js';
 import { testOf } from './setup.js';
@@ -237,6 +239,7 @@ async function complete(session: Obj, sent: Obj, kit: FlowKit): Promise<ActionOu
     const items = lines
       .filter((line) => (line.price as Obj).type === 'recurring')
       .map((line) => ({ price: line.price as Obj, quantity: Number(line.quantity) || 1 }));
+    await openBook(customer, kit);
     const subscription = subscribe(
       { customer, items, metadata: session.metadata, billingMode: session[SESSION_BILLING_MODE] },
       kit,

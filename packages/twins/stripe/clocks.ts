@@ -9,9 +9,12 @@
  */
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
-import { SUBSCRIPTIONS } from './billing.js';
+import { boundary, type Interval, intervalOfSubscription, intervalWords } from './calendar.js';
+import { atClock, clockNamed } from './clock-time.js';
+import { createdCustomer } from './customer-books.js';
 import { invalidRequest, noSuch } from './errors.js';
-import { nextStep, periodOf, type Running, runStep, type Step } from './renewals.js';
+import { SUBSCRIPTIONS } from './paths.js';
+import { nextStep, type Running, runStep, type Step } from './renewals.js';
 
 type Obj = Record<string, unknown>;
 
@@ -23,11 +26,17 @@ const CLOCK_DAYS = 30;
 /** Most customers one test clock holds (Stripe's documented limit). */
 const MAX_CUSTOMERS = 3;
 /**
- * Most steps (a renewal, a retry, a trial's notice, a cancel) one advance runs: the work of one
- * request stays bounded (each step writes at most 6 objects). Stripe bounds an advance by two
- * intervals of the clock's shortest subscription, which is checked first.
+ * Most instants one advance runs steps at (a renewal, a retry, a trial's notice, a cancel): every
+ * subscription's step due at one instant runs with the others, so that many subscriptions renewing
+ * at the same moment never block a clock. Stripe bounds an advance by two intervals of the
+ * clock's shortest subscription, which is checked first.
  */
-export const MAX_STEPS = 15;
+export const MAX_INSTANTS = 15;
+/**
+ * Most steps one advance runs in all: the work of one request stays bounded (each step writes at
+ * most 6 objects, within the 500 the twin engine keeps of one request's flows).
+ */
+export const MAX_STEPS = 80;
 
 /** A Unix time sent in a form body (`"1700000000"`) as a number; `undefined` for anything else. */
 function timeOf(value: unknown): number | undefined {
@@ -53,17 +62,12 @@ export function creatingClock(clock: Obj, sent: Obj, kit: FlowKit): FlowError | 
   return undefined;
 }
 
-/** The test clock `id` names, as the twin holds it; `undefined` for none. */
-async function clockNamed(id: unknown, kit: FlowKit): Promise<Obj | undefined> {
-  const found = typeof id === 'string' && id !== '' ? await kit.find(id) : undefined;
-  return found?.object === 'test_helpers.test_clock' ? found : undefined;
-}
-
 /**
  * A new customer on the test clock `test_clock` names (made at the clock's time), refused for a
  * clock the twin does not hold or one with {@link MAX_CUSTOMERS} customers already; `null` when none is named.
  */
 export async function creatingCustomer(customer: Obj, sent: Obj, kit: FlowKit): Promise<FlowError | undefined> {
+  createdCustomer(customer, sent, kit);
   if (sent.test_clock === undefined || sent.test_clock === '') {
     customer.test_clock = null;
     return undefined;
@@ -80,34 +84,6 @@ export async function creatingCustomer(customer: Obj, sent: Obj, kit: FlowKit): 
   customer.test_clock = clock.id;
   customer.created = clock.frozen_time;
   return undefined;
-}
-
-/**
- * The kit of the moment `seconds` (Unix) on a test clock: its `now` that time, the objects it makes
- * `created` then.
- */
-export function atClock(kit: FlowKit, seconds: number): FlowKit {
-  return {
-    ...kit,
-    now: () => seconds * 1000,
-    example: (template) => {
-      const made = kit.example(template);
-      if (typeof made.created === 'number') made.created = seconds;
-      return made;
-    },
-  };
-}
-
-/** The test clock a customer is on (`undefined`: none), read from the customer the twin holds. */
-export async function clockOfCustomer(customer: unknown, kit: FlowKit): Promise<Obj | undefined> {
-  const found = typeof customer === 'string' ? await kit.find(customer) : undefined;
-  return found?.object === 'customer' ? clockNamed(found.test_clock, kit) : undefined;
-}
-
-/** The kit of `customer`'s time: its test clock's frozen time when it is on one, else `wall`. */
-export async function kitOfCustomer(customer: unknown, wall: FlowKit): Promise<FlowKit> {
-  const clock = await clockOfCustomer(customer, wall);
-  return clock === undefined ? wall : atClock(wall, Number(clock.frozen_time));
 }
 
 /** The running subscriptions of the clock's customers, each with the open invoice it may retry. */
@@ -150,7 +126,10 @@ async function runningOn(clock: Obj, kit: FlowKit): Promise<Running[]> {
   return running;
 }
 
-/** Stripe's refusal of an advance to `to` from `from`: backwards, or past two intervals of its shortest subscription. */
+/**
+ * Stripe's refusal of an advance to `to` from `from`: backwards, or past two intervals of its
+ * shortest subscription by the calendar (two years when it has none).
+ */
 function refusedAdvance(from: number, to: number | undefined, running: Running[]): FlowError | undefined {
   if (to === undefined) return invalidRequest('Invalid timestamp: must be an integer Unix timestamp.', 'frozen_time');
   if (to <= from) {
@@ -159,23 +138,44 @@ function refusedAdvance(from: number, to: number | undefined, running: Running[]
       'frozen_time',
     );
   }
-  const shortest = Math.min(...running.map(({ subscription }) => periodOf(subscription)));
-  const most = Number.isFinite(shortest) ? 2 * shortest : 2 * 365 * DAY;
-  if (to - from <= most) return undefined;
-  const what = Number.isFinite(shortest)
-    ? `two intervals of its shortest subscription (${Math.round(shortest / DAY)} days)`
-    : 'two years, as it has no subscriptions';
+  let most = boundary(from, { unit: 'year', count: 1 }, 2);
+  let shortest: Interval | undefined;
+  for (const { subscription } of running) {
+    const interval = intervalOfSubscription(subscription);
+    const limit = boundary(from, interval, 2);
+    if (shortest === undefined || limit < most) [most, shortest] = [limit, interval];
+  }
+  if (to <= most) return undefined;
+  const what =
+    shortest === undefined
+      ? 'two years, as it has no subscriptions'
+      : `two intervals of its shortest subscription (2 × ${intervalWords(shortest)})`;
   return invalidRequest(
-    `Cannot advance the test clock to ${to}: it may move at most ${what} past its frozen time ${from}, to ${from + most}. Advance it in shorter steps.`,
+    `Cannot advance the test clock to ${to}: it may move at most ${what} past its frozen time ${from}, to ${most}. Advance it in shorter steps.`,
     'frozen_time',
   );
 }
 
+/** The steps due first after `from` and no later than `to`: every running subscription's at that one instant. */
+function dueFirst(running: Running[], from: number, to: number): { running: Running; step: Step }[] {
+  let due: { running: Running; step: Step }[] = [];
+  for (const one of running) {
+    const step = nextStep(one, from, to);
+    if (step === undefined) continue;
+    const at = due[0]?.step.at;
+    if (at === undefined || step.at < at) due = [{ running: one, step }];
+    else if (step.at === at) due.push({ running: one, step });
+  }
+  return due;
+}
+
 /**
  * `POST /v1/test_helpers/test_clocks/{id}/advance`: the clock moved to `frozen_time` and every
- * step of its customers' subscriptions in between run in time order, at most {@link MAX_STEPS}
- * (past it refused, nothing changed). Answers the clock `advancing` (as Stripe does); it is kept
- * `ready` at the new time, `test_helpers.test_clock.ready` the last of the advance's events.
+ * step of its customers' subscriptions in between run in time order, those due at one instant
+ * together, at most {@link MAX_INSTANTS} instants and {@link MAX_STEPS} steps (past it refused,
+ * nothing changed). Answers the
+ * clock `advancing` (as Stripe does); it is kept `ready` at the new time,
+ * `test_helpers.test_clock.ready` the last of the advance's events.
  */
 export async function advanceClock(clock: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome> {
   const from = Number(clock.frozen_time);
@@ -185,22 +185,22 @@ export async function advanceClock(clock: Obj, sent: Obj, kit: FlowKit): Promise
   if (refused !== undefined || to === undefined) return { error: refused ?? invalidRequest('frozen_time') };
   const advancing = { ...clock, status: 'advancing' };
   kit.snapshot('test_helpers.test_clock.advancing', advancing);
-  for (let steps = 0; ; steps++) {
-    let next: { running: Running; step: Step } | undefined;
-    for (const one of running) {
-      const step = nextStep(one, from, to);
-      if (step !== undefined && (next === undefined || step.at < next.step.at)) next = { running: one, step };
-    }
-    if (next === undefined) break;
-    if (steps >= MAX_STEPS) {
+  let steps = 0;
+  for (let instants = 0; ; instants++) {
+    const due = dueFirst(running, from, to);
+    const at = due[0]?.step.at;
+    if (at === undefined) break;
+    steps += due.length;
+    if (instants >= MAX_INSTANTS || steps > MAX_STEPS) {
       return {
         error: invalidRequest(
-          `Advancing the test clock to ${to} would run more than ${MAX_STEPS} billing steps (renewals, retries, trial ends, cancels) at once; this twin bounds the work of one request. Advance it in shorter steps.`,
+          `Advancing the test clock to ${to} would run billing steps (renewals, retries, trial ends, cancels) at more than ${MAX_INSTANTS} moments, or more than ${MAX_STEPS} steps, at once; this twin bounds the work of one request. Advance it in shorter steps.`,
           'frozen_time',
         ),
       };
     }
-    await runStep(next.running, next.step, atClock(kit, next.step.at));
+    const moment = atClock(kit, at);
+    for (const one of due) await runStep(one.running, one.step, moment);
   }
   const ready = { ...clock, frozen_time: to, status: 'ready' };
   kit.write({

@@ -15,18 +15,7 @@
 
 import type { ActionOutcome, FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
 import { checkAmount } from './amounts.js';
-import {
-  amendingSubscription,
-  canceledSubscription,
-  createdPrice,
-  creatingSubscription,
-  INVOICES,
-  PRICES,
-  paidInvoice,
-  SUBSCRIPTIONS,
-  unpaidInvoice,
-  updatedSubscription,
-} from './billing.js';
+import { creatingSubscription } from './billing.js';
 import { CHARGES, INTENTS, writeCharge } from './charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './checkout.js';
 import { amendingSession, sessionUpdatePaths } from './checkout-update.js';
@@ -36,11 +25,14 @@ import { errorMembers, invalidRequest, noSuch } from './errors.js';
 import { creatingEndpoint, endpointLimit, forEndpoint, stripeEvent, stripeEventTypes, subscribes } from './events.js';
 import { INVOICE_ACTION, invoiceAction, refusedDelete } from './invoice-actions.js';
 import { creatingInvoiceItem } from './invoice-items.js';
+import { paidInvoice, unpaidInvoice } from './invoice-paid.js';
 import { INVOICE_PAYMENTS, invoicePaymentPaths, listPayments } from './invoice-payments.js';
 import { creatingInvoice, INVOICE_ITEMS } from './invoices.js';
 import { creatingLink, PAYMENT_LINKS } from './links.js';
 import { checkMetadata } from './metadata.js';
+import { INVOICES, PRICES, SUBSCRIPTIONS } from './paths.js';
 import { createdPayout, PAYOUTS } from './payouts.js';
+import { createdPrice } from './prices.js';
 import { creatingRefund } from './refunds.js';
 import { removedParam } from './removed.js';
 import { resumedSubscription } from './resume.js';
@@ -57,6 +49,8 @@ import {
   testOf,
 } from './setup.js';
 import { renderStripe, rendersStripe } from './shapes.js';
+import { listSubscriptions } from './subscription-lists.js';
+import { amendingSubscription, canceledSubscription, updatedSubscription } from './subscription-update.js';
 
 const ENDPOINTS = '/v1/webhook_endpoints';
 
@@ -297,7 +291,10 @@ export const stripeFlows: TwinFlows = {
   renders: rendersStripe,
   // `GET /v1/customers/{customer}/payment_methods` (stripe-node's `customers.listPaymentMethods`).
   views: { [`${CUSTOMERS}/{customer}/payment_methods`]: { of: METHODS, where: { customer: 'customer' } } },
-  list: (template, items, query) => (template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined),
+  list: (template, items, query) => {
+    if (template === SUBSCRIPTIONS) return listSubscriptions(items, query);
+    return template === INVOICE_PAYMENTS ? listPayments(items, query) : undefined;
+  },
   creating,
   acting,
   check: (template, sent) => checkMetadata(sent) ?? checkAmount(template, sent),

@@ -13,11 +13,14 @@
 
 import type { ActionOutcome, FlowError, FlowKit } from '@mockpoint/core/internal';
 import { record } from '../src/records.js';
-import { customerMethod, paidBy, SUBSCRIPTIONS, subscriptionPaid } from './billing.js';
 import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
+import { nextNumber, openBook } from './customer-books.js';
 import { decline } from './declines.js';
 import { invalidRequest } from './errors.js';
+import { customerMethod, paidBy } from './invoice-make.js';
+import { subscriptionPaid } from './invoice-paid.js';
 import { writePaymentOf } from './invoice-payments.js';
+import { SUBSCRIPTIONS } from './paths.js';
 import { isSepa } from './sepa.js';
 import { testOf } from './setup.js';
 
@@ -53,7 +56,7 @@ function finalize(invoice: Obj, kit: FlowKit): ActionOutcome {
   const open: Obj = {
     ...invoice,
     status: 'open',
-    number: `${kit.newId('').slice(0, 8).toUpperCase()}-0001`,
+    number: nextNumber(invoice.customer, kit) ?? `${kit.newId('').slice(0, 8).toUpperCase()}-0001`,
     hosted_invoice_url: `https://invoice.stripe.com/i/acct_twin/test_${token}`,
     invoice_pdf: `https://pay.stripe.com/invoice/acct_twin/test_${token}/pdf`,
     status_transitions: { ...(record(invoice.status_transitions) ?? {}), finalized_at: now },
@@ -229,7 +232,10 @@ export async function invoiceAction(action: string, invoice: Obj, sent: Obj, kit
 }
 
 async function acted(action: string, invoice: Obj, sent: Obj, kit: FlowKit): Promise<ActionOutcome> {
-  if (action === 'finalize') return finalize(invoice, kit);
+  if (action === 'finalize') {
+    await openBook(invoice.customer, kit);
+    return finalize(invoice, kit);
+  }
   if (action === 'pay') return pay(invoice, sent, kit);
   if (action === 'void') return voided(invoice, kit);
   if (action === 'mark_uncollectible') {

@@ -13,8 +13,9 @@
  */
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
 import { idOf, record } from '../src/records.js';
-import { PRICES, priceOf } from './billing.js';
 import { invalidRequest, isFlowError, missingParam, noSuch } from './errors.js';
+import { PRICES } from './paths.js';
+import { priceOf } from './prices.js';
 
 type Obj = Record<string, unknown>;
 

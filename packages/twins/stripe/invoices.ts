@@ -9,7 +9,7 @@
  */
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
-import { INVOICES } from './billing.js';
+import { INVOICES } from './paths.js';
 
 export const INVOICE_ITEMS = '/v1/invoiceitems';
 

@@ -9,9 +9,9 @@
  */
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
-import { priceOf } from './billing.js';
 import { lineItem } from './checkout.js';
 import { isFlowError, missingParam, noSuch } from './errors.js';
+import { priceOf } from './prices.js';
 
 export const PAYMENT_LINKS = '/v1/payment_links';
 

@@ -16,10 +16,11 @@
 
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
 import { idOf, record } from '../src/records.js';
-import { chargedIntent, invoiceOf, invoiceStates, paidBy } from './billing.js';
 import { madeIntent } from './charges.js';
-import { kitOfCustomer } from './clocks.js';
+import { kitOfCustomer } from './clock-time.js';
+import { openBook } from './customer-books.js';
 import { invalidRequest } from './errors.js';
+import { chargedIntent, invoiceOf, invoiceStates, paidBy } from './invoice-make.js';
 import { writeInvoice } from './invoice-payments.js';
 import { payingOf } from './renewals.js';
 
@@ -164,6 +165,7 @@ async function invoiceNow(
   kit: FlowKit,
 ): Promise<{ id: string; paid: boolean }> {
   const id = kit.newId('in_');
+  await openBook(subscription.customer, kit);
   for (const item of items) {
     kit.write({ kind: 'created', template: INVOICE_ITEMS, object: { ...item, invoice: id }, after: true });
   }

@@ -10,20 +10,15 @@
  */
 
 import type { FlowKit } from '@mockpoint/core/internal';
-import {
-  chargedIntent,
-  customerMethod,
-  intervalOf,
-  invoiceOf,
-  invoiceStates,
-  paidBy,
-  SUBSCRIPTIONS,
-} from './billing.js';
+import { anchorOf, intervalOfSubscription, periodEnd } from './calendar.js';
 import { cancelUnpaid, INTENTS, madeIntent, writeCharge } from './charges.js';
+import { delinquent, openBook } from './customer-books.js';
 import { decline } from './declines.js';
 import { voidedAt } from './invoice-actions.js';
+import { chargedIntent, customerMethod, invoiceOf, invoiceStates, paidBy } from './invoice-make.js';
 import { writeInvoice } from './invoice-payments.js';
 import { INVOICE_ITEMS } from './invoices.js';
+import { SUBSCRIPTIONS } from './paths.js';
 import { testOf } from './setup.js';
 
 type Obj = Record<string, unknown>;
@@ -58,12 +53,6 @@ export interface Running {
 export interface Step {
   at: number;
   kind: 'warn' | 'renew' | 'cancel' | 'retry' | 'expire';
-}
-
-/** The length of a subscription's period: its first item's price's interval. */
-export function periodOf(subscription: Obj): number {
-  const items = (subscription.items as { data?: Obj[] } | undefined)?.data ?? [];
-  return intervalOf((items[0]?.price as Obj | undefined)?.recurring);
 }
 
 /** The next step of `running` after `from` and no later than `to`; `undefined`: none. */
@@ -160,7 +149,8 @@ function unpaidEvents(intent: Obj): string[] {
 async function renew(running: Running, kit: FlowKit): Promise<void> {
   const was = running.subscription;
   const start = Number(was.current_period_end);
-  const period = { start, end: start + periodOf(was) };
+  // The next boundary of its calendar, counted from its anchor (calendar.ts).
+  const period = { start, end: periodEnd(anchorOf(was), intervalOfSubscription(was), start) };
   const id = kit.newId('in_');
   const sub: Obj = {
     ...was,
@@ -180,6 +170,7 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
   const payment = { amount: total, currency: sub.currency, customer: sub.customer, invoice: id };
   const made = total === 0 ? undefined : madeIntent({ ...payment, description: 'Subscription update' }, kit);
   const billed = { start: Number(was.current_period_start), end: start };
+  await openBook(sub.customer, kit);
   const invoicing = {
     id,
     subscription: sub,
@@ -202,6 +193,7 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
   if (intent.status === 'succeeded') {
     const paid = paidBy(open, intent, now);
     updateInvoice(paid, ['invoice.paid', 'invoice.payment_succeeded'], kit);
+    delinquent(sub.customer, false, kit);
     running.open = undefined;
     return;
   }
@@ -213,6 +205,7 @@ async function renew(running: Running, kit: FlowKit): Promise<void> {
     next_payment_attempt: nextAttempt(now, 1),
   };
   updateInvoice(failed, unpaidEvents(intent), kit);
+  delinquent(sub.customer, true, kit);
   running.open = { invoice: failed, intent };
   if (sub.status === 'past_due') return;
   running.subscription = { ...sub, status: 'past_due' };
@@ -233,6 +226,7 @@ async function retry(running: Running, kit: FlowKit): Promise<void> {
   const now = Math.floor(kit.now() / 1000);
   const paying = await payingOf(running.subscription, kit);
   const test = paying.test ?? paying.method;
+  await openBook(running.subscription.customer, kit);
   const intent: Obj = { ...(was ?? {}), payment_method: paying.method, last_payment_error: null, next_action: null };
   const attempts = (Number(invoice.attempt_count) || 0) + 1;
   const refused =
@@ -250,6 +244,7 @@ async function retry(running: Running, kit: FlowKit): Promise<void> {
       next_payment_attempt: nextAttempt(Number(invoice.created), attempts),
     };
     updateInvoice(failed, unpaidEvents(intent), kit);
+    delinquent(running.subscription.customer, true, kit);
     running.open = { invoice: failed, intent };
     return;
   }
@@ -257,6 +252,7 @@ async function retry(running: Running, kit: FlowKit): Promise<void> {
   kit.write({ kind: 'updated', template: INTENTS, object: intent, events: ['payment_intent.succeeded'], after: true });
   writeCharge(intent, kit, true, test);
   updateInvoice(paidBy(invoice, intent, now), ['invoice.paid', 'invoice.payment_succeeded'], kit);
+  delinquent(running.subscription.customer, false, kit);
   running.open = undefined;
   running.subscription = { ...running.subscription, status: 'active' };
   kit.write({ kind: 'updated', template: SUBSCRIPTIONS, object: { ...running.subscription }, after: true });

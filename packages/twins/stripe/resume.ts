@@ -11,12 +11,15 @@
  */
 
 import type { ActionOutcome, FlowKit } from '@mockpoint/core/internal';
-import { chargedIntent, invoiceOf, invoiceStates, paidBy, RESUMED } from './billing.js';
+import { boundary, intervalOfSubscription } from './calendar.js';
 import { madeIntent } from './charges.js';
-import { kitOfCustomer } from './clocks.js';
+import { kitOfCustomer } from './clock-time.js';
+import { openBook } from './customer-books.js';
 import { invalidRequest } from './errors.js';
+import { chargedIntent, invoiceOf, invoiceStates, paidBy } from './invoice-make.js';
+import { RESUMED } from './invoice-paid.js';
 import { writeInvoice } from './invoice-payments.js';
-import { payingOf, periodOf, totalOf } from './renewals.js';
+import { payingOf, totalOf } from './renewals.js';
 
 type Obj = Record<string, unknown>;
 
@@ -41,8 +44,9 @@ export async function resumedSubscription(subscription: Obj, sent: Obj, wall: Fl
     };
   }
   const now = Math.floor(kit.now() / 1000);
-  const period = { start: now, end: now + periodOf(subscription) };
+  const period = { start: now, end: boundary(now, intervalOfSubscription(subscription), 1) };
   const invoiceId = kit.newId('in_');
+  await openBook(subscription.customer, kit);
   const moved: Obj = {
     ...subscription,
     billing_cycle_anchor: now,

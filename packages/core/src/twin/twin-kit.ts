@@ -25,7 +25,7 @@ export interface Written {
 }
 
 /** Most effects and most snapshots one request's flows write. */
-const MAX_WRITTEN = 100;
+const MAX_WRITTEN = 500;
 
 export function written(): Written {
   return { effects: [], shots: new Map() };

@@ -67,3 +67,16 @@ export function monthlyPrice(stripe: Stripe, amount: number, name = `Plan ${amou
     recurring: { interval: 'month' },
   });
 }
+
+/**
+ * A calendar month after `seconds` (UTC) as Stripe bills one: the same day of the next month,
+ * clamped to its last day, the time of day kept (Jan 31 → Feb 28).
+ */
+export function aMonthOn(seconds: number): number {
+  const at = new Date(seconds * 1000);
+  const next = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+  const last = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(at.getUTCDate(), last));
+  next.setUTCHours(at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds());
+  return next.getTime() / 1000;
+}
