@@ -34,9 +34,16 @@ describe('a twin of a document with a multipart/form-data body', () => {
       });
       const object = (await made.json()) as Record<string, unknown>;
       expect(made.status).toBe(200);
-      expect(object).toMatchObject({ purpose: 'batch', expires_after: 3600 });
+      // `object` is the schema's const; `created_at` a unix integer, as the schema types it.
+      expect(object).toMatchObject({ object: 'file', purpose: 'batch', expires_after: 3600 });
+      expect(Math.abs((object.created_at as number) - Date.now() / 1000)).toBeLessThan(600);
       const read = await fetch(`${daemon.url}/endpoint/up/files/${object.id}`);
       expect([read.status, await read.json()]).toEqual([200, object]);
+      // Deleted as the document answers a delete: its status and object, then gone.
+      const deleted = await fetch(`${daemon.url}/endpoint/up/files/${object.id}`, { method: 'DELETE' });
+      expect([deleted.status, await deleted.json()]).toEqual([200, { id: object.id, object: 'file', deleted: true }]);
+      expect((await fetch(`${daemon.url}/endpoint/up/files/${object.id}`)).status).toBe(404);
+      expect((await fetch(`${daemon.url}/endpoint/up/files/${object.id}`, { method: 'DELETE' })).status).toBe(404);
     });
   }
 
@@ -72,6 +79,12 @@ describe('import --stateful --unseen', () => {
     expect([unseen.status, await unseen.json()]).toEqual([
       200,
       expect.objectContaining({ id: 'file-never-made', purpose: 'assistants' }),
+    ]);
+    // Deleted as a read of it answers it: the document's deletion, its id the path's.
+    const deleted = await fetch(`${daemon.url}/endpoint/up/files/file-never-made`, { method: 'DELETE' });
+    expect([deleted.status, await deleted.json()]).toEqual([
+      200,
+      { id: 'file-never-made', object: 'file', deleted: true },
     ]);
     const wrong = await runCli({ args: ['import', UPLOADS, '--stateful', '--name', 'up', '--unseen', 'some'] });
     expect([wrong.code, wrong.stderr]).toEqual([
