@@ -61,6 +61,25 @@ describe('mockpoint import', () => {
     expect(await get('/pets', { method: 'POST', headers: { prefer: 'example=rex' } })).toMatchObject({ status: 201 });
   });
 
+  it('a path keyed with a query (`/answers?beta=true`) is its path and a query match, before the plain path', async () => {
+    const cwd = await makeTempDir();
+    const args = ['import', join(FIXTURES, 'query-keyed.yaml'), '--name', 'keyed', '--out', 'mockpoint.json'];
+    const run = await runCli({ cwd, args });
+    expect([run.code, run.stderr]).toEqual([0, 'mockpoint import: 0 operation(s) skipped, 3 route(s) written\n']);
+    const routes = JSON.parse(readFileSync(join(cwd, 'mockpoint.json'), 'utf8')).endpoints[0].routes;
+    expect(routes.map((route: { id: string; match: unknown }) => [route.id, route.match])).toEqual([
+      ['beta_createAnswer', { method: 'POST', path: '/answers', query: { beta: 'true' } }],
+      ['createAnswer', { method: 'POST', path: '/answers' }],
+      ['getAnswer', { method: 'GET', path: '/answers/:answer_id' }],
+    ]);
+    const daemon = await startDaemon({ cwd, args: ['--memory', '--config', 'mockpoint.json'] });
+    const post = async (query: string) =>
+      (await fetch(`${daemon.url}/endpoint/keyed/answers${query}`, { method: 'POST' })).json();
+    expect(await post('?beta=true')).toEqual({ id: 'ans_2', object: 'answer', beta: true });
+    expect(await post('')).toEqual({ id: 'ans_1', object: 'answer', beta: false });
+    expect(await post('?beta=false')).toEqual({ id: 'ans_1', object: 'answer', beta: false });
+  });
+
   it('real public documents: Train Travel (3.1) and STAPI (3.0, 120 operations); Prefer picks the documented answers', async () => {
     const cwd = await makeTempDir();
     const trains = await runCli({ cwd, args: ['import', example('3.1/json/train-travel.json'), '--name', 'trains'] });

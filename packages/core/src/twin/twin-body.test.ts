@@ -139,3 +139,34 @@ describe('readParams', () => {
     );
   });
 });
+
+describe('an anyOf of a number and a string', () => {
+  const doc = {
+    openapi: '3.1.0',
+    paths: {},
+    components: {
+      schemas: {
+        Tokens: { anyOf: [{ type: 'integer' }, { type: 'string', enum: ['inf'] }] },
+      },
+    },
+  };
+  const operation = {
+    requestBody: {
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { max_output_tokens: { $ref: '#/components/schemas/Tokens' } } },
+        },
+      },
+    },
+  };
+  const read = (body: string, contentType = 'application/json') =>
+    readParams(doc, operation, { query: '', body, contentType }, false).body.max_output_tokens;
+
+  it('takes the string the string option allows, and a number as a number', () => {
+    expect(read('{"max_output_tokens":"inf"}')).toBe('inf');
+    expect(read('{"max_output_tokens":42}')).toBe(42);
+    // A form's strings: digits are the integer option's.
+    expect(read('max_output_tokens=42', 'application/x-www-form-urlencoded')).toBe(42);
+    expect(read('max_output_tokens=inf', 'application/x-www-form-urlencoded')).toBe('inf');
+  });
+});

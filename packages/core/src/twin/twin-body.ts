@@ -10,8 +10,9 @@
  * @module
  */
 
+import { boundaryOf, MultipartProblem, readMultipart } from '../codec/multipart.js';
 import { resolve, type Schema } from './twin-example.js';
-import { FormProblem, type FormValue, MAX_DEPTH, readForm } from './twin-form.js';
+import { FormProblem, type FormValue, MAX_DEPTH, readFields, readForm } from './twin-form.js';
 
 /** A parameter problem, with the parameter it names. */
 export class ParamProblem extends Error {
@@ -76,16 +77,30 @@ function coerce(doc: Schema, raw: unknown, value: unknown, at: string): unknown 
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(list)) {
     if (value === '') return '';
-    for (const option of list) {
-      const resolved = resolve(doc, option);
-      if (typeof value === 'string' && resolved.type === 'string') return bounded(resolved, value, at);
+    const options = list.map((option) => resolve(doc, option));
+    // A string where an option is a string (OpenAI's `max_output_tokens: "inf"` beside an integer).
+    const text = typeof value === 'string' ? options.find((option) => option.type === 'string') : undefined;
+    if (text !== undefined && typeof value === 'string') {
+      // A form's strings are every option's: a number an integer option reads wins over the text.
+      const number = options.find((option) => option.type === 'integer' || option.type === 'number');
+      if (number === undefined || !/^-?\d+(\.\d+)?$/.test(value)) return bounded(text, value, at);
+    }
+    let first: unknown;
+    for (const resolved of options) {
       if (typeof value === 'object' && (resolved.type === 'object' || resolved.type === 'array')) {
         return coerce(doc, resolved, value, at);
       }
       if (typeof value === 'string' && resolved.type !== 'object' && resolved.type !== 'array') {
-        return coerce(doc, resolved, value, at);
+        try {
+          return coerce(doc, resolved, value, at);
+        } catch (error) {
+          // The next option may read it; past the last, the first option's refusal.
+          if (!(error instanceof ParamProblem)) throw error;
+          first ??= error;
+        }
       }
     }
+    if (first !== undefined) throw first;
     // No typed option fits (options that only constrain, GitHub's `anyOf` of `required` lists):
     // the schema's own type and properties read it.
   }
@@ -175,7 +190,8 @@ function missingParam(doc: Schema, raw: unknown, value: unknown, at: string, dep
 /** The operation's request body schema (its form or JSON content), if any. */
 function bodySchema(doc: Schema, operation: Schema): Schema | undefined {
   const content = (resolve(doc, operation.requestBody).content ?? {}) as Record<string, Schema>;
-  const media = content['application/x-www-form-urlencoded'] ?? content['application/json'];
+  const media =
+    content['application/x-www-form-urlencoded'] ?? content['application/json'] ?? content['multipart/form-data'];
   return media?.schema === undefined ? undefined : resolve(doc, media.schema);
 }
 
@@ -226,7 +242,34 @@ function deeperThan(value: unknown, most: number): boolean {
   return false;
 }
 
-function readBody(text: string, form: boolean, contentType: string): Record<string, FormValue | unknown> {
+/**
+ * A `multipart/form-data` body's fields, read as a form's (`metadata[key]` nests): a field's value
+ * is its text, a file's its file name (its bytes are the upload's, not a parameter's).
+ */
+function readMultipartBody(bytes: Uint8Array, boundary: string): Record<string, FormValue> {
+  const decoder = new TextDecoder();
+  let parts: ReturnType<typeof readMultipart>;
+  try {
+    parts = readMultipart(bytes, boundary);
+  } catch (error) {
+    if (!(error instanceof MultipartProblem)) throw error;
+    throw new ParamProblem(
+      `The request body is not valid multipart/form-data: ${error.message}.`,
+      '',
+      'parameter_invalid',
+    );
+  }
+  return readFields(parts.map((part) => [part.name, part.filename ?? decoder.decode(part.body)] as const));
+}
+
+function readBody(
+  text: string,
+  form: boolean,
+  contentType: string,
+  bytes: Uint8Array | undefined,
+): Record<string, FormValue | unknown> {
+  const boundary = boundaryOf(contentType);
+  if (boundary !== undefined) return readMultipartBody(bytes ?? new TextEncoder().encode(text), boundary);
   const trimmed = text.trim();
   if (trimmed === '') return {};
   // A provider of form bodies (Stripe) reads a form unless JSON is declared. One of JSON bodies reads
@@ -262,7 +305,7 @@ function readBody(text: string, form: boolean, contentType: string): Record<stri
 export function readParams(
   doc: Schema,
   operation: Schema,
-  request: { query: string; body: string; contentType: string },
+  request: { query: string; body: string; contentType: string; bytes?: Uint8Array | undefined },
   form: boolean,
   required = false,
 ): TwinParams {
@@ -270,7 +313,7 @@ export function readParams(
   let rawQuery: Record<string, FormValue>;
   try {
     // A body the operation takes as bytes (GitHub's release asset upload) is no parameters: its flows read it.
-    rawBody = takesBytes(doc, operation) ? {} : readBody(request.body, form, request.contentType);
+    rawBody = takesBytes(doc, operation) ? {} : readBody(request.body, form, request.contentType, request.bytes);
     rawQuery = readForm(request.query);
   } catch (error) {
     if (error instanceof FormProblem)

@@ -102,10 +102,15 @@ export function newId(parts: TwinParts, prefix: string, length = parts.profile.i
   return id;
 }
 
-/** The time now as the profile's timestamps write it (Unix seconds, or ISO text). */
-export function stamp(twin: Twin): number | string {
+/**
+ * The time now as the field it goes in holds one: Unix seconds where it holds a number (the
+ * document's schema typed it an integer: OpenAI's `created_at`), ISO text where it holds text;
+ * else as the profile's timestamps write it.
+ */
+export function stamp(twin: Twin, was?: unknown): number | string {
   const now = twin.parts.now();
-  return twin.parts.profile.timestamps.format === 'unix' ? Math.floor(now / 1000) : new Date(now).toISOString();
+  const unix = typeof was === 'number' || (typeof was !== 'string' && twin.parts.profile.timestamps.format === 'unix');
+  return unix ? Math.floor(now / 1000) : new Date(now).toISOString();
 }
 
 /** The provider's error answer. */

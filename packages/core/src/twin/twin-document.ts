@@ -21,9 +21,10 @@ export interface DocumentList {
   total?: string;
   /** The answer's member linking to the next page (`nextPageLink`). */
   nextLink?: string;
-  /** The query parameter of the page size (`limit`), its default and maximum. */
+  /** The query parameter of the page size (`limit`), its default, minimum and maximum. */
   limit?: string;
   defaultLimit?: number;
+  minLimit?: number;
   maxLimit?: number;
   /** The query parameter taking the cursor (`cursor`, `pageToken`). */
   after?: string;
@@ -70,10 +71,10 @@ function typeOf(doc: Schema, schema: Schema, depth = 0): string | undefined {
   return undefined;
 }
 
-/** A positive whole number of a schema's `field` (`default`, `maximum`), at most 1000. */
-function bound(schema: Schema, field: string): number | undefined {
+/** A whole number of a schema's `field` (`default`, `minimum`, `maximum`), not below `least`. */
+function bound(schema: Schema, field: string, least: number): number | undefined {
   const value = schema[field];
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Math.min(value, 1000) : undefined;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= least ? value : undefined;
 }
 
 function named(doc: Schema, members: Record<string, Schema>, pattern: RegExp, type: string): string | undefined {
@@ -116,8 +117,14 @@ export function documentList(doc: Schema, operation: Schema): DocumentList {
     if (list.limit === undefined && LIMIT_PARAM.test(name) && sized) {
       list.limit = name;
       const own = resolve(doc, param.schema);
-      const [defaultLimit, maxLimit] = [bound(own, 'default'), bound(own, 'maximum')];
+      // The document's bounds, as it states them (`minimum: 0` takes an empty page); none stated, none made up.
+      const [defaultLimit, minLimit, maxLimit] = [
+        bound(own, 'default', 1),
+        bound(own, 'minimum', 0),
+        bound(own, 'maximum', 1),
+      ];
       if (defaultLimit !== undefined) list.defaultLimit = defaultLimit;
+      if (minLimit !== undefined) list.minLimit = minLimit;
       if (maxLimit !== undefined) list.maxLimit = maxLimit;
     } else if (list.after === undefined && CURSOR_PARAM.test(name) && type === 'string') list.after = name;
     else if (list.page === undefined && /^page$/i.test(name) && type === 'integer') list.page = name;

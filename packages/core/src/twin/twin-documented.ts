@@ -140,6 +140,7 @@ export function freshObject(twin: Twin, template: string): Record<string, unknow
   const { value } = exampleOfOperation(twin, { op: create, values: {} });
   const object = isRecord(value) ? value : {};
   filled(twin, object, fieldsOf(twin, { op: create, values: {} }));
-  for (const field of twin.parts.profile.timestamps.created) if (field in object) object[field] = stamp(twin);
+  for (const field of twin.parts.profile.timestamps.created)
+    if (field in object) object[field] = stamp(twin, object[field]);
   return object;
 }

@@ -200,13 +200,18 @@ export class TwinEngine {
     /** The operation's template, once matched (a provider's refusal of a string too long names it). */
     let template: string | undefined;
     try {
-      const matched = this.#parts.model.match(request.method, request.path);
+      const matched = this.#parts.model.match(request.method, request.path, request.query);
       if (matched === undefined) throw new Refusal(unrecognized(request));
       template = matched.op.template;
       const params = readParams(
         this.#parts.model.doc,
         matched.op.operation,
-        { query: request.query, body: request.body, contentType: request.header('content-type') ?? '' },
+        {
+          query: request.query,
+          body: request.body,
+          contentType: request.header('content-type') ?? '',
+          bytes: request.bytes,
+        },
         this.#parts.profile.body === 'form',
         // A document's twin holds every request to its body's `required`; a provider's, as its flows say.
         this.#parts.flows === undefined || this.#parts.flows.required === true,

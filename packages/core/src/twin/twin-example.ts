@@ -74,11 +74,31 @@ function stringExample(ctx: ExampleContext, schema: Schema, field: string): stri
   return field === '' ? 'string' : field;
 }
 
-function numberExample(ctx: ExampleContext, schema: Schema): number {
+/** A field that holds a moment by its name (`created_at`, `expires_at`, `created`, `updated`). */
+const MOMENT_FIELD = /(^|_)(at|created|updated|deleted|expires|timestamp)$/;
+
+function numberExample(ctx: ExampleContext, schema: Schema, field: string): number {
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return Number(schema.enum[0]);
-  if (schema.format === 'unix-time') return Math.floor(ctx.now / 1000);
+  // A moment typed as an integer is in unix seconds (OpenAI's `created_at`), as the clock says.
+  if (schema.format === 'unix-time' || (typeOf(schema) === 'integer' && MOMENT_FIELD.test(field))) {
+    return Math.floor(ctx.now / 1000);
+  }
   if (typeof schema.minimum === 'number') return schema.minimum;
+  if (typeof schema.exclusiveMinimum === 'number') return schema.exclusiveMinimum + 1;
   return 0;
+}
+
+/**
+ * A schema's one type: `type` itself, the first of a 3.1 list that is not `null` (`["string",
+ * "null"]`), else what its members say (`properties`: an object, `items`: an array).
+ */
+export function typeOf(schema: Schema): string | undefined {
+  const { type } = schema;
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return (type.find((one) => one !== 'null') ?? type[0]) as string | undefined;
+  if (schema.properties !== undefined) return 'object';
+  if (schema.items !== undefined) return 'array';
+  return undefined;
 }
 
 function objectExample(ctx: ExampleContext, schema: Schema, depth: number, walk: Walk): unknown {
@@ -103,10 +123,15 @@ function objectExample(ctx: ExampleContext, schema: Schema, depth: number, walk:
 function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: number, walk: Walk): unknown {
   if (--walk.left < 0) return null;
   const schema = resolve(ctx.doc, raw);
+  // A constant is the only value the schema allows (3.1's `const`, with or without a `type`).
+  if (schema.const !== undefined) return structuredClone(schema.const);
   if (schema.example !== undefined) return structuredClone(schema.example);
-  if (schema.nullable === true && depth > 0) return null;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return structuredClone(schema.examples[0]);
+  if ((schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null'))) && depth > 0) {
+    return null;
+  }
   const { seen } = walk;
-  if (seen.has(schema) || depth > MAX_DEPTH) return schema.type === 'array' ? [] : null;
+  if (seen.has(schema) || depth > MAX_DEPTH) return typeOf(schema) === 'array' ? [] : null;
   seen.add(schema);
   try {
     const list = options(schema);
@@ -119,14 +144,16 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
       }
       return merged;
     }
-    switch (schema.type) {
+    switch (typeOf(schema)) {
       case 'string':
         return stringExample(ctx, schema, field);
       case 'integer':
       case 'number':
-        return numberExample(ctx, schema);
+        return numberExample(ctx, schema, field);
       case 'boolean':
         return false;
+      case 'null':
+        return null;
       case 'array':
         // The page of a list (a top-level array, or a list's `data`) holds one example item.
         return depth <= 1 && (field === '' || field === 'data') ? [sampleOf(ctx, schema.items, '', depth, walk)] : [];

@@ -68,7 +68,11 @@ function arraysOf(value: FormValue): FormValue {
 
 /** Reads `text` (`a=1&b[c]=2`) into nested values; throws a {@link FormProblem} past the bounds. */
 export function readForm(text: string): Record<string, FormValue> {
-  const fields = new URLSearchParams(text);
+  return readFields(new URLSearchParams(text));
+}
+
+/** Reads named fields (a form's, a multipart body's) into nested values, as {@link readForm} does. */
+export function readFields(fields: Iterable<readonly [string, string]>): Record<string, FormValue> {
   const target: Record<string, FormValue> = Object.create(null);
   let count = 0;
   for (const [key, value] of fields) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DocumentList } from './twin-document.js';
 import { filterByQuery, PageProblem, pageOf } from './twin-lists.js';
 import { checkProfile } from './twin-profile.js';
 
@@ -74,6 +75,39 @@ describe('pages', () => {
     expect(pageOf(github, items, { per_page: 4 }, '/r', 'per_page=4&x=<a> "b"').link).toContain(
       'x=%3Ca%3E%20%22b%22&page=2',
     );
+  });
+});
+
+describe("a document's page sizes", () => {
+  const doc = checkProfile({ name: 'd' });
+  const token = (list: DocumentList) => ({ limit: 'limit', after: 'after', ...list });
+
+  it('are the bounds the document states: `minimum: 0` takes an empty page', () => {
+    const list = token({ minLimit: 0, maxLimit: 3 });
+    expect(pageOf(doc, items, { limit: 0 }, '/x', '', list)).toEqual({
+      items: [],
+      hasMore: true,
+      total: 5,
+      next: null,
+    });
+    expect(pageOf(doc, items, { limit: 0, after: 'b' }, '/x', '', list).next).toBe('b');
+    expect(pageOf(doc, items, { limit: 3 }, '/x', '', list).items).toHaveLength(3);
+    expect(() => pageOf(doc, items, { limit: 4 }, '/x', '', list)).toThrow('must be an integer between 0 and 3');
+    expect(() => pageOf(doc, items, { limit: -1 }, '/x', '', list)).toThrow(PageProblem);
+    // Numbered pages too: one empty page.
+    const numbered = { limit: 'per_page', page: 'page', minLimit: 0 };
+    expect(pageOf(doc, items, { per_page: 0, page: 2 }, '/x', '', numbered)).toMatchObject({
+      items: [],
+      hasMore: false,
+    });
+  });
+
+  it('are not made up where the document states none: at least 1, no maximum', () => {
+    const many = Array.from({ length: 250 }, (_, index) => ({ id: `i${index}` }));
+    expect(pageOf(doc, many, { limit: 250 }, '/x', '', token({})).items).toHaveLength(250);
+    expect(pageOf(doc, many, {}, '/x', '', token({})).items).toHaveLength(30);
+    expect(() => pageOf(doc, many, { limit: 0 }, '/x', '', token({}))).toThrow('must be an integer 1 or more');
+    expect(pageOf(doc, many, {}, '/x', '', token({ defaultLimit: 10_000 })).items).toHaveLength(250);
   });
 });
 

@@ -28,28 +28,32 @@ interface TokenPages {
   limit: string;
   after: string;
   defaultLimit: number;
+  minLimit: number;
   maxLimit: number;
 }
 
 /** How one list pages: the profile's, or what the document's list operation says. */
-export type Pages = Exclude<TwinProfile['pagination'], { style: 'document' }> | TokenPages;
+export type Pages = (Exclude<TwinProfile['pagination'], { style: 'document' }> | TokenPages) & { minLimit?: number };
 
-/** The default page size and maximum of a document that gives none. */
-const DOCUMENT_LIMITS = { defaultLimit: 30, maxLimit: 100 };
+/**
+ * The default page size of a document that gives none. A document that states no maximum sets
+ * none: a page is at most what the collection holds (`--max-collection-items`).
+ */
+const DOCUMENT_DEFAULT_LIMIT = 30;
 
 /**
  * The pages of a list: the profile's; with its `document` style (the default), a cursor where the
  * list operation takes one (`cursor`, `pageToken`), else numbered pages, by its own parameters'
- * names, default and maximum.
+ * names, default and bounds.
  */
 export function pagesOf(pagination: TwinProfile['pagination'], list: DocumentList = {}): Pages {
   if (pagination.style !== 'document') return pagination;
-  const maxLimit = list.maxLimit ?? DOCUMENT_LIMITS.maxLimit;
-  const defaultLimit = Math.min(list.defaultLimit ?? DOCUMENT_LIMITS.defaultLimit, maxLimit);
-  if (list.after !== undefined) {
-    return { style: 'token', limit: list.limit ?? 'limit', after: list.after, defaultLimit, maxLimit };
-  }
-  return { style: 'page', limit: list.limit ?? 'per_page', page: list.page ?? 'page', defaultLimit, maxLimit };
+  const maxLimit = list.maxLimit ?? Number.MAX_SAFE_INTEGER;
+  const minLimit = Math.min(list.minLimit ?? 1, maxLimit);
+  const defaultLimit = Math.max(Math.min(list.defaultLimit ?? DOCUMENT_DEFAULT_LIMIT, maxLimit), minLimit);
+  const sizes = { defaultLimit, minLimit, maxLimit };
+  if (list.after !== undefined) return { style: 'token', limit: list.limit ?? 'limit', after: list.after, ...sizes };
+  return { style: 'page', limit: list.limit ?? 'per_page', page: list.page ?? 'page', ...sizes };
 }
 
 /** A page problem: a bad page size or cursor (`code` and `param` absent where the provider names none). */
@@ -74,15 +78,12 @@ function objectName(items: readonly Record<string, unknown>[], url: string): str
   return last.endsWith('s') ? last.slice(0, -1) : last;
 }
 
-function sizeOf(value: unknown, param: string, fallback: number, max: number): number {
+function sizeOf(value: unknown, param: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const size = Number(value);
-  if (!Number.isInteger(size) || size < 1 || size > max) {
-    throw new PageProblem(
-      `Invalid ${param}: must be an integer between 1 and ${max}.`,
-      param,
-      'parameter_invalid_integer',
-    );
+  if (!Number.isSafeInteger(size) || size < min || size > max) {
+    const within = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `between ${min} and ${max}`;
+    throw new PageProblem(`Invalid ${param}: must be an integer ${within}.`, param, 'parameter_invalid_integer');
   }
   return size;
 }
@@ -154,7 +155,7 @@ export function pageOf(
   list?: DocumentList,
 ): Page {
   const pages = pagesOf(profile.pagination, list);
-  const limit = sizeOf(query[pages.limit], pages.limit, pages.defaultLimit, pages.maxLimit);
+  const limit = sizeOf(query[pages.limit], pages.limit, pages.defaultLimit, pages.minLimit ?? 1, pages.maxLimit);
   if (pages.style === 'token') {
     const after = query[pages.after];
     let start = 0;
@@ -171,7 +172,9 @@ export function pageOf(
     }
     const slice = items.slice(start, start + limit);
     const hasMore = start + limit < items.length;
-    return { items: slice, hasMore, total: items.length, next: hasMore ? String(slice.at(-1)?.id) : null };
+    // An empty page (`limit=0`) has no item to continue after: the next page starts where this one did.
+    const next = !hasMore ? null : slice.length > 0 ? String(slice.at(-1)?.id) : start > 0 ? String(after) : null;
+    return { items: slice, hasMore, total: items.length, next };
   }
   if (pages.style === 'cursor') {
     const after = query[pages.after];
@@ -201,8 +204,9 @@ export function pageOf(
     const slice = items.slice(start, Math.min(end, start + limit));
     return { items: slice, hasMore: start + limit < end, total: items.length };
   }
-  const page = sizeOf(query[pages.page], pages.page, 1, Number.MAX_SAFE_INTEGER);
-  const last = Math.max(1, Math.ceil(items.length / limit));
+  const page = sizeOf(query[pages.page], pages.page, 1, 1, Number.MAX_SAFE_INTEGER);
+  // An empty page size (`per_page=0`, where the document allows it) makes one empty page of each number.
+  const last = limit === 0 ? page : Math.max(1, Math.ceil(items.length / limit));
   const slice = items.slice((page - 1) * limit, page * limit);
   const linkTo = (n: number, rel: string) => `<${url}?${withPage(raw, pages.page, n)}>; rel="${rel}"`;
   const links: string[] = [];

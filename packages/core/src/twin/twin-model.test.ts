@@ -40,3 +40,37 @@ describe('x-multi-segment path parameters', () => {
     expect(matched('/tags/a')).toEqual(['/tags/{tag}', { tag: 'a' }]);
   });
 });
+
+describe('paths keyed with a query', () => {
+  const answer = { responses: {} };
+  const model = new TwinModel(
+    {
+      openapi: '3.1.0',
+      info: { title: 'Keyed', version: '1' },
+      paths: {
+        '/responses': { post: { ...answer, operationId: 'create' } },
+        '/responses/{id}': { get: { ...answer, operationId: 'read' } },
+        '/responses?beta=true': { post: { ...answer, operationId: 'beta_create' } },
+        '/responses/{id}?beta=true&v=2': { get: { ...answer, operationId: 'beta_read' } },
+      },
+    },
+    checkProfile({ name: 'keyed' }),
+  );
+  const picked = (method: string, path: string, query?: string) => {
+    const found = model.match(method, path, query);
+    return found === undefined ? undefined : [found.op.operation.operationId, found.op.action, found.values];
+  };
+
+  it("answer a request whose query holds theirs, before the plain path, in the plain path's collection", () => {
+    expect(picked('POST', '/responses', 'beta=true')).toEqual(['beta_create', 'create', {}]);
+    expect(picked('POST', '/responses', 'stream=false&beta=true')).toEqual(['beta_create', 'create', {}]);
+    expect(picked('GET', '/responses/r1', 'v=2&beta=true')).toEqual(['beta_read', 'read', { id: 'r1' }]);
+    expect(model.resources.map((resource) => resource.template)).toEqual(['/responses']);
+  });
+
+  it('leave every other request to the plain path', () => {
+    expect(picked('POST', '/responses')).toEqual(['create', 'create', {}]);
+    expect(picked('POST', '/responses', 'beta=false')).toEqual(['create', 'create', {}]);
+    expect(picked('GET', '/responses/r1', 'beta=true')).toEqual(['read', 'read', { id: 'r1' }]);
+  });
+});

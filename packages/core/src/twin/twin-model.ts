@@ -44,9 +44,21 @@ export interface TwinOperation {
    * contents `path`, a git `ref`): it takes one or more segments, `/` kept (`heads/feature`).
    */
   multi?: number;
+  /**
+   * The query a path keyed with one asks for (OpenAI's `/responses?beta=true`): the operation
+   * answers a request whose query holds each of these pairs, before the same path without them.
+   */
+  query?: readonly (readonly [string, string])[];
   action: TwinAction;
   resource: TwinResource | undefined;
   operation: Schema;
+}
+
+/** A path key split at its `?`: the path template, and the query pairs it asks for (none: `undefined`). */
+function keyedQuery(key: string): { template: string; query?: [string, string][] } {
+  const q = key.indexOf('?');
+  if (q === -1) return { template: key };
+  return { template: key.slice(0, q), query: [...new URLSearchParams(key.slice(q + 1))] };
 }
 
 /** An operation matched to a request path, with the path's parameters. */
@@ -95,6 +107,7 @@ function objectNameOf(doc: Schema, operation: Schema | undefined): string | unde
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(list)) schema = resolve(doc, list[0]);
   const object = resolve(doc, (schema.properties as Schema | undefined)?.object);
+  if (typeof object.const === 'string') return object.const;
   return Array.isArray(object.enum) ? String(object.enum[0]) : undefined;
 }
 
@@ -115,6 +128,8 @@ function resourcesOf(doc: Schema, paths: Record<string, Schema>, profile: TwinPr
   }
   const resources = new Map<string, TwinResource>();
   for (const template of templates) {
+    // A path keyed with a query is an operation of its plain path's collection, not one of its own.
+    if (template.includes('?')) continue;
     const last = template.slice(template.lastIndexOf('/') + 1);
     // A profile's alias of '' says a path is no collection (the provider's flows answer it).
     if (last === '' || last.startsWith('{') || profile.aliases[template] === '') continue;
@@ -177,43 +192,59 @@ export class TwinModel {
     const resources = resourcesOf(doc, paths, profile);
     this.resources = [...resources.values()];
     const operations: TwinOperation[] = [];
-    for (const [template, item] of Object.entries(paths)) {
+    for (const [key, item] of Object.entries(paths)) {
+      const { template, query } = keyedQuery(key);
       for (const method of METHODS) {
         const operation = (item as Schema)[method] as Schema | undefined;
         if (operation === undefined) continue;
         const { action, resource } = actionOf(method, template, item as Schema, resources, profile);
         const segments = segmentsOf(template);
         const multi = multiSegmentOf(doc, template, segments, [item as Schema, operation]);
-        operations.push({
+        const op: TwinOperation = {
           method: method.toUpperCase(),
           template,
           segments,
           params: paramsOf(template),
           ...(multi === undefined ? {} : { multi }),
+          ...(query === undefined ? {} : { query }),
           action,
           resource,
           operation,
-        });
+        };
+        operations.push(op);
+        const same = this.#byMethod.get(op.method);
+        if (same === undefined) this.#byMethod.set(op.method, [op]);
+        else same.push(op);
       }
     }
     this.operations = operations;
   }
 
+  /** The operations of each method, in the document's order: a request looks at its method's only. */
+  readonly #byMethod = new Map<string, TwinOperation[]>();
+
   /**
-   * The operation of `method` at `path`: the one with the most fixed segments matching (one whose
-   * segments match one for one before one whose `x-multi-segment` parameter takes more), then the first.
+   * The operation of `method` at `path` with `query`: the one with the most fixed segments matching
+   * (one whose segments match one for one before one whose `x-multi-segment` parameter takes more),
+   * one whose path is keyed with a query the request holds before the same path without, then the first.
    */
-  match(method: string, path: string): MatchedOperation | undefined {
+  match(method: string, path: string, query = ''): MatchedOperation | undefined {
     const parts = path.split('/').slice(1);
     let best: MatchedOperation | undefined;
     let bestScore = -1;
-    for (const op of this.operations) {
-      if (op.method !== method) continue;
+    let asked: URLSearchParams | undefined;
+    for (const op of this.#byMethod.get(method) ?? []) {
       const extra = parts.length - op.segments.length;
       if (extra < 0 || (extra > 0 && op.multi === undefined)) continue;
+      if (op.query !== undefined) {
+        asked ??= new URLSearchParams(query);
+        const holds = asked;
+        if (!op.query.every(([name, value]) => holds.getAll(name).includes(value))) continue;
+      }
       const fitted = fit(op, parts, extra);
       if (fitted === undefined) continue;
-      const score = fitted.fixed * 2 + (extra === 0 ? 1 : 0);
+      // A path keyed with the request's query before the same path without one.
+      const score = fitted.fixed * 4 + (extra === 0 ? 2 : 0) + (op.query === undefined ? 0 : 1);
       if (score > bestScore) {
         best = { op, values: fitted.values };
         bestScore = score;

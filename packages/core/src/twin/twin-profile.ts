@@ -222,8 +222,12 @@ const profileSchemas = onFirstUse(() => {
           message:
             'the error template is JSON once its {type}, {code}, {message}, {param}, {reason} and {status} are filled',
         }),
-      /** What DELETE answers: `204` no body, or the item's `{ id, object, deleted: true }`. */
-      deleted: z.enum(['no-content', 'tombstone']).default('no-content'),
+      /**
+       * What DELETE answers: `204` no body, the item's `{ id, object, deleted: true }`, or (the
+       * default) what the document's DELETE answers: its status, and its object with the id and
+       * `deleted: true` where the schema has them.
+       */
+      deleted: z.enum(['no-content', 'tombstone', 'document']).default('document'),
       /**
        * A key required on every request: `Authorization: <scheme> <prefix>…` with one of
        * `schemes` (Stripe: `Bearer` or `Basic` with the key as the user; GitHub: `token` or `Bearer`).

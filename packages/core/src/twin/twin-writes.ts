@@ -14,6 +14,7 @@ import { exampleOfOperation, fieldsOf, filled, wrapped } from './twin-documented
 import { emit } from './twin-events.js';
 import { flowKit, settle, statesOf, type Written, written } from './twin-kit.js';
 import type { MatchedOperation, TwinResource } from './twin-model.js';
+import { responseSchema } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { tombstone, view } from './twin-reads.js';
 import { heldOrMissing, memberTarget, missing, ownerOf } from './twin-references.js';
@@ -39,8 +40,8 @@ export async function create(
   filled(twin, object, fields);
   const sequence = sequential(twin, object);
   object.id = newId(parts, resource.prefix);
-  for (const field of parts.profile.timestamps.created) if (field in object) object[field] = stamp(twin);
-  for (const field of parts.profile.timestamps.updated) if (field in object) object[field] = stamp(twin);
+  for (const field of parts.profile.timestamps.created) if (field in object) object[field] = stamp(twin, object[field]);
+  for (const field of parts.profile.timestamps.updated) if (field in object) object[field] = stamp(twin, object[field]);
   const into = written();
   const kit = flowKit(twin, into, asked.version, matched.values);
   const early = await parts.flows?.creating?.(resource.template, object, params.body, kit);
@@ -121,7 +122,7 @@ export async function update(
       else delete stored.object[field];
       parts.flows?.updating?.(resource.template, stored.object, before, twin.tools, body);
       for (const name of parts.profile.timestamps.updated) {
-        if (name in stored.object) stored.object[name] = stamp(twin);
+        if (name in stored.object) stored.object[name] = stamp(twin, stored.object[name]);
       }
       previous = previousAttributes(was.object, stored.object);
       // A flow that changes the key field (GitHub's label `new_name`) moves the item to it.
@@ -201,6 +202,8 @@ export async function deleteOne(
       asked,
     );
   if (removed === undefined && !twin.examples) return errorAnswer(twin, missing(twin, resource, id));
+  // An id never made, with `unseen: "examples"`: deleted as a read of it answers it, from the example.
+  if (twin.parts.profile.deleted === 'document') return documentedDeletion(twin, matched);
   if (twin.parts.profile.deleted === 'no-content') {
     return removed === undefined && (await storedOf(twin, resource)) !== undefined
       ? errorAnswer(twin, missing(twin, resource, id))
@@ -244,4 +247,17 @@ function apply(
 function sequential(twin: Twin, example: Record<string, unknown>): boolean {
   const style = twin.parts.profile.ids.style;
   return style === 'sequence' || (style === 'auto' && typeof example.id === 'number');
+}
+
+/**
+ * What the document's DELETE answers: its success status; where it describes a body, its example
+ * with the path's id and `deleted: true` where the schema has a `deleted` member (OpenAI's
+ * `{ id, object: "file", deleted: true }`); where it describes none, no body.
+ */
+function documentedDeletion(twin: Twin, matched: MatchedOperation): TwinAnswer {
+  const { schema } = responseSchema(twin.parts.model.doc, matched.op.operation);
+  const { status, value } = exampleOfOperation(twin, matched);
+  if (schema === undefined) return { status, headers: {}, body: '' };
+  if (isRecord(value) && 'deleted' in value) value.deleted = true;
+  return jsonAnswer(status, value);
 }

@@ -25,6 +25,7 @@ export const IMPORT_HELP = `Usage: mockpoint import <file|dir> --name <name>
                         [--out mockpoint.json | --apply [--url <url>] [--token <token>]]
                         [--json] [--strict]
        mockpoint import <openapi> --name <name> --stateful [--profile profile.json]
+                        [--unseen missing|examples]
                         [--out twin.json | --apply [--url <url>] [--token <token>]]
 
 Turns another tool's mocks, a recording or an API description into a mock file: one endpoint <name>.
@@ -45,6 +46,8 @@ ${optionsHelp(
 --strict        | exit 1 when anything was left out
 --stateful      | an OpenAPI document as a stateful twin (collections, kept objects; docs/twins.md), not routes
 --profile <file> | with --stateful: the twin's profile (JSON or YAML; default: the profile's defaults)
+--unseen <how>  | with --stateful: what an id or list the twin never made answers: missing (the provider's
+                | 404, an empty list; the default) or examples (the document's examples)
 ${IMPORTERS.map((importer) => importer.options.trim())
   .filter(Boolean)
   .join('\n')}
@@ -61,7 +64,7 @@ export async function runImport(
   env: Record<string, string | undefined> = {},
 ): Promise<number> {
   const args = parseArgs('import', argv, {
-    values: ['--name', '--out', '--from', '--url', '--token', '--profile', ...FLAG_OWNERS.keys()],
+    values: ['--name', '--out', '--from', '--url', '--token', '--profile', '--unseen', ...FLAG_OWNERS.keys()],
     switches: ['--apply', '--json', '--strict', '--stateful'],
   });
   if (args.help) {
@@ -84,6 +87,7 @@ export async function runImport(
   }
   if (args.switches.has('--stateful')) return stateful(path, named, args, io, env);
   if (args.values.has('--profile')) throw new UsageError('--profile is for --stateful');
+  if (args.values.has('--unseen')) throw new UsageError('--unseen is for --stateful');
   // Not named `from`: in the bundle, that name then a string reads as an import to the installed-package check.
   const kind = args.values.get('--from');
   const source = importSource(path);
@@ -159,7 +163,11 @@ async function stateful(
   if (name === undefined) throw new UsageError('--stateful needs --name: the endpoint the twin answers at');
   const kind = args.values.get('--from');
   if (kind !== undefined && kind !== 'openapi') throw new UsageError('--stateful is for an OpenAPI document');
-  const setting = statefulSetting(path, args.values.get('--profile'));
+  const unseen = args.values.get('--unseen');
+  if (unseen !== undefined && unseen !== 'missing' && unseen !== 'examples') {
+    throw new UsageError(`--unseen is missing or examples, not "${unseen.slice(0, 40)}"`);
+  }
+  const setting = statefulSetting(path, args.values.get('--profile'), unseen);
   const out = args.values.get('--out');
   if (args.switches.has('--apply')) {
     const answer = await applyTwin(setting, name, daemonTarget(args, env));

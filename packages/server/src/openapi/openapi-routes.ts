@@ -60,7 +60,7 @@ type Json = Record<string, unknown>;
 /** One route of the import, in the mock file's shape. */
 export interface ImportedRoute {
   id: string;
-  match: { method: string; path: string; headers?: { prefer: string } };
+  match: { method: string; path: string; query?: Record<string, string>; headers?: { prefer: string } };
   /** With `--validate`: the operation's request schemas. */
   validate?: RouteValidation;
   answer: { statusCode: number; headers?: Record<string, string>; data?: unknown };
@@ -291,6 +291,20 @@ export interface ImportedRoutes {
  * Why no route pattern can express `template` (as `pattern`), or `undefined`
  * when one can: e.g. two parameters with nothing between them (`/{a}{b}`).
  */
+/**
+ * The query a path key asks for (`beta=true` → `{ beta: 'true' }`), or why a route cannot match it
+ * (a parameter named twice, or a `#`).
+ */
+function keyedQuery(text: string): Record<string, string> | string {
+  if (/[#\s]/.test(text)) return `the query "${text.slice(0, 100)}" of the path must not contain # or white space`;
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(query, name)) return `the path's query names "${name.slice(0, 100)}" more than once`;
+    query[name] = value;
+  }
+  return query;
+}
+
 function inexpressible(pattern: string): string | undefined {
   return thrownMessage(() => parsePathPattern(pattern), PathPatternError);
 }
@@ -314,9 +328,13 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
   };
   const routes: (ImportedRoute & { params: number; order: number })[] = [];
   const skipped: SkippedOperation[] = [];
-  for (const [template, item] of Object.entries(paths)) {
+  for (const [key, item] of Object.entries(paths)) {
+    // A path keyed with a query (`/responses?beta=true`): its path, and a match on those parameters.
+    const q = key.indexOf('?');
+    const template = q === -1 ? key : key.slice(0, q);
+    const query = q === -1 ? undefined : keyedQuery(key.slice(q + 1));
     const pattern = routePath(template);
-    const problem = inexpressible(pattern);
+    const problem = typeof query === 'string' ? query : inexpressible(pattern);
     for (const method of METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
@@ -326,7 +344,7 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
         const { operationId } = operation;
         skipped.push({
           method: method.toUpperCase(),
-          path: template,
+          path: key,
           ...(typeof operationId === 'string' && { operationId }),
           reason,
         });
@@ -364,15 +382,16 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
         continue;
       }
       const id = routeId(
-        typeof operation.operationId === 'string' ? operation.operationId : `${method}${template}`,
+        typeof operation.operationId === 'string' ? operation.operationId : `${method}${key}`,
         method,
         taken,
       );
+      const keyed = query === undefined || typeof query === 'string' ? {} : { query };
       // The Prefer routes first: they match the same requests as the default route, and more.
       for (const alternative of alternatives) {
         routes.push({
           id: routeId(`${id}-${alternative.suffix}`, id, taken),
-          match: { method: method.toUpperCase(), path: pattern, headers: { prefer: alternative.prefer } },
+          match: { method: method.toUpperCase(), path: pattern, ...keyed, headers: { prefer: alternative.prefer } },
           ...(validate && { validate }),
           answer: alternative.answer,
           params,
@@ -381,7 +400,7 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
       }
       routes.push({
         id,
-        match: { method: method.toUpperCase(), path: pattern },
+        match: { method: method.toUpperCase(), path: pattern, ...keyed },
         ...(validate && { validate }),
         answer,
         params,
@@ -389,6 +408,8 @@ export async function openApiRoutes(path: string, options: OpenApiRoutesOptions 
       });
     }
   }
-  routes.sort((a, b) => a.params - b.params || a.order - b.order);
+  // A path keyed with a query before the same path without: it matches the same requests, and more.
+  const keyedFirst = (route: ImportedRoute) => (route.match.query === undefined ? 1 : 0);
+  routes.sort((a, b) => a.params - b.params || keyedFirst(a) - keyedFirst(b) || a.order - b.order);
   return { routes: routes.map(({ params: _params, order: _order, ...route }) => route), skipped };
 }

@@ -1,5 +1,5 @@
 /**
- * `mockpoint import doc.yaml --stateful --name <name> [--profile profile.json]`
+ * `mockpoint import doc.yaml --stateful --name <name> [--profile profile.json] [--unseen examples]`
  * (docs/twins.md): the document made a stateful twin rather than a route per
  * operation — written as the twin setting (`{ document, profile }`, what
  * `PUT /api/endpoints/{name}/twin` takes), or with `--apply` put on a running
@@ -12,8 +12,15 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { UsageError } from '../command-args.js';
 
-/** The twin setting of the document at `path`, with the profile at `profilePath` (or the defaults). */
-export function statefulSetting(path: string, profilePath: string | undefined): string {
+/**
+ * The twin setting of the document at `path`, with the profile at `profilePath` (or the defaults)
+ * and what an id or list the twin never made answers (`unseen`; the setting's default when absent).
+ */
+export function statefulSetting(
+  path: string,
+  profilePath: string | undefined,
+  unseen?: 'missing' | 'examples',
+): string {
   const read = (file: string, what: string): unknown => {
     let text: string;
     try {
@@ -38,7 +45,11 @@ export function statefulSetting(path: string, profilePath: string | undefined): 
     throw new UsageError(`${path}: not an OpenAPI document (no paths)`);
   }
   const profile = profilePath === undefined ? undefined : read(profilePath, 'profile');
-  return `${JSON.stringify(profile === undefined ? { document } : { document, profile })}\n`;
+  return `${JSON.stringify({
+    document,
+    ...(profile === undefined ? {} : { profile }),
+    ...(unseen === undefined ? {} : { unseen }),
+  })}\n`;
 }
 
 /** Puts `setting` as the twin of `name` on the daemon at `target`; the daemon's answer (JSON) or its refusal. */
