@@ -40,11 +40,7 @@ function fullOf(place: RepoPlace): string {
 }
 
 /** A commit as GitHub's `commit` object answers it (its `files` and `stats` when given). */
-function commitShown(
-  record: CommitRecord,
-  full: string,
-  files?: Record<string, unknown>[],
-): Record<string, unknown> {
+function commitShown(record: CommitRecord, full: string, files?: Record<string, unknown>[]): Record<string, unknown> {
   const api = `https://api.github.com/repos/${full}`;
   const web = `https://github.com/${full}`;
   const person = { name: 'The Octocat', email: 'octocat@github.com', date: record.date };

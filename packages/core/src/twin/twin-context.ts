@@ -7,14 +7,14 @@
  */
 import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
+import type { WorkBudget } from '../turns/work-budget.js';
+import { TwinAdmission } from './twin-admission.js';
 import type { TwinAnswer } from './twin-answer.js';
+import { TwinDerived } from './twin-derived.js';
 import type { DocumentItem, DocumentList } from './twin-document.js';
 import type { FlowError, FlowTools, TwinFlows } from './twin-flows.js';
 import type { TwinModel, TwinResource } from './twin-model.js';
 import type { Handed } from './twin-outbox.js';
-import type { WorkBudget } from '../turns/work-budget.js';
-import { TwinAdmission } from './twin-admission.js';
-import { TwinDerived } from './twin-derived.js';
 import { errorBody, type TwinProfile } from './twin-profile.js';
 import type { Related } from './twin-related.js';
 import { withErrorMembers } from './twin-request-ids.js';

@@ -6,9 +6,9 @@
  * @module
  */
 import { DEFAULT_LIMITS } from '../registry/limits.js';
+import { largeAnswer } from './twin-admission.js';
 import { isJson, type TwinAnswer } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
-import { largeAnswer } from './twin-admission.js';
 import { expandAnswer, expandedSize } from './twin-expand.js';
 import { findSized } from './twin-stored.js';
 import { newestVersion } from './twin-versions.js';
