@@ -1,5 +1,5 @@
 // HTTP checks that scripts/container-test.sh runs against the daemon inside the
-// container image: the seed contract (SPEC §2.1), the settings passed through
+// container image: the seed contract (docs/design.md#seed-contract), the settings passed through
 // the environment, and records written before a restart read back after it.
 // Plain Node (no dependencies), so it runs on the host against 127.0.0.1.
 //

@@ -1,4 +1,4 @@
-// Every feature composes (SPEC §2.18, issue #63): every kind of answer (the rows, helpers/matrix-kinds.ts) ×
+// Every feature composes (docs/design.md#every-feature-composes, issue #63): every kind of answer (the rows, helpers/matrix-kinds.ts) ×
 // every cross-cutting setting (the columns, SETTINGS below), against one real daemon per runtime (the
 // `server` project on Node, `server-bun` on Bun), each cell on a name of its own. A cell either shows the
 // setting's effect in the protocol's own form (an HTTP status, a Connect or gRPC code, a reset, a held call,

@@ -1,5 +1,5 @@
 // The pipeline's cross-cutting settings on gRPC-family calls, through the
-// built daemon (SPEC §2.18, issue #63): chaos (a 503 fault, a reset, a
+// built daemon (docs/design.md#every-feature-composes, issue #63): chaos (a 503 fault, a reset, a
 // timeout, latency), a route's rate limit, an enforced signature check and a
 // queued fault, each in the protocol's own form over Connect, gRPC-Web and
 // native gRPC (h2c); and the one combination that cannot mean anything (a

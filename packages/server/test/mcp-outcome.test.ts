@@ -1,6 +1,6 @@
 // A fake MCP server's calls refused by the pipeline's cross-cutting steps (chaos, a route's rate limit,
 // an enforced signature check, a queued status) get the protocol's own form on the real daemon: a
-// JSON-RPC error for the request's id in a 200 (SPEC §2.18; docs/mcp.md), which the official SDK's
+// JSON-RPC error for the request's id in a 200 (docs/design.md#every-feature-composes; docs/mcp.md), which the official SDK's
 // client raises as an McpError with the code, the message and `data: { code, status }`. A notification
 // keeps the HTTP form (it has no id to answer), and a reset stays at the connection. A fuzz sends random
 // code points as the id, the method and the whole body under chaos.

@@ -1,4 +1,4 @@
-// The GitHub twin's commit statuses and check runs (issue #73, SPEC §2.20 "statuses and the
+// The GitHub twin's commit statuses and check runs (issue #73, docs/design.md#twins-as-the-provider-answers "statuses and the
 // combined status"), through @octokit/rest against the built daemon in memory, on LevelDB, on a
 // real redis-server and in a namespace, `unseen` at its default (one daemon per place): kept per
 // repository and SHA, read by a branch's name, combined as GitHub combines them, each change's

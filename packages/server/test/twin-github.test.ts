@@ -113,7 +113,7 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
   const issue = await octokit.rest.issues.create({ owner: 'octo', repo: 'app', title: 'At start' });
   expect(issue.data).toMatchObject({ number: 1, title: 'At start' });
   expect((await requestJson(`${daemon.url}/api/endpoints/github/twin`)).body).toMatchObject({ provider: 'github' });
-  // An issue it never made is GitHub's 404; a repository's issues are only those made (SPEC §2.20).
+  // An issue it never made is GitHub's 404; a repository's issues are only those made (docs/design.md#twins-as-the-provider-answers).
   const missing = await octokit.rest.issues.get({ owner: 'octo', repo: 'app', issue_number: 9999 }).catch((e) => e);
   // Octokit's RequestError (by its name: @octokit/request-error is no direct dependency here).
   expect(missing.name).toBe('HttpError');

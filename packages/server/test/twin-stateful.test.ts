@@ -102,7 +102,7 @@ describe('mockpoint import --stateful', () => {
       status: 404,
       body: { message: "Not found: /notes holds no item '1'.", code: 'resource_missing' },
     });
-    // An id the twin never saw is the document's 404 (SPEC §2.20); an operation outside its collections, its example.
+    // An id the twin never saw is the document's 404 (docs/design.md#twins-as-the-provider-answers); an operation outside its collections, its example.
     expect(await send(daemon, 'GET', '/endpoint/notes/notes/42')).toMatchObject({
       status: 404,
       body: { message: "Not found: /notes holds no item '42'.", code: 'resource_missing' },

@@ -212,7 +212,7 @@ describe.each(['level', 'redis'] as const)('the Stripe twin through stripe-node 
     expect(await stripe.customers.del(first.id)).toEqual({ id: first.id, object: 'customer', deleted: true });
     expect(await stripe.customers.retrieve(first.id)).toMatchObject({ id: first.id, deleted: true });
     expect((await stripe.customers.list()).data.length).toBe(2);
-    // An id the twin never saw is Stripe's 404 (SPEC §2.20), as stripe-node reads it.
+    // An id the twin never saw is Stripe's 404 (docs/design.md#twins-as-the-provider-answers), as stripe-node reads it.
     const unknown = await stripe.customers.retrieve('cus_doesnotexist123').catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     expect(unknown).toMatchObject({

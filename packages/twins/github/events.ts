@@ -1,5 +1,5 @@
 /**
- * GitHub's repository hooks (SPEC §2.19): each event a change emits (payloads.ts) goes to
+ * GitHub's repository hooks (docs/design.md#twins): each event a change emits (payloads.ts) goes to
  * every active hook of the repository (`POST /repos/{owner}/{repo}/hooks`, `config.url`,
  * `config.secret`, `events` or `*`), and a new hook its `ping`; each delivery with
  * GitHub's headers (`X-GitHub-Event`, `X-GitHub-Hook-ID`,

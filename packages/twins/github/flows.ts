@@ -1,5 +1,5 @@
 /**
- * GitHub's flows beside the generic engine (SPEC §2.19): issues and pull
+ * GitHub's flows beside the generic engine (docs/design.md#twins): issues and pull
  * requests as GitHub answers and lists them (issues.ts, lists.ts),
  * the labels of an issue at `…/issues/{issue_number}/labels` (adding one emits
  * `issues.labeled`, removing one `issues.unlabeled`), releases and reviews (releases.ts),

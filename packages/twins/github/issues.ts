@@ -1,5 +1,5 @@
 /**
- * GitHub's issues and pull requests as GitHub answers them (SPEC §2.20): made
+ * GitHub's issues and pull requests as GitHub answers them (docs/design.md#twins-as-the-provider-answers): made
  * by the authenticated user, their URLs (`html_url` on github.com, `url` at
  * api.github.com), `closed_at` and `state_reason` moved by a close
  * and a reopen, a pull request listed among the issues with its

@@ -1,5 +1,5 @@
 /**
- * GitHub's webhook payloads (SPEC §2.19, issue #73): each change the twin makes emits the event
+ * GitHub's webhook payloads (docs/design.md#twins, issue #73): each change the twin makes emits the event
  * GitHub sends — `issues` opened/edited/closed/reopened/labeled/unlabeled/deleted, `issue_comment`
  * created/edited/deleted, `pull_request` opened/edited/closed/reopened (and `synchronize`, told by a
  * push: pushes.ts), `label` created/edited/deleted, `release` created/published/

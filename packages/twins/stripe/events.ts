@@ -1,5 +1,5 @@
 /**
- * Stripe's events (SPEC §2.19): each change the twin makes emits the event
+ * Stripe's events (docs/design.md#twins): each change the twin makes emits the event
  * Stripe's test mode emits — `customer.created`, `customer.updated`,
  * `customer.deleted`, `payment_intent.succeeded`, … — as an `event` object
  * kept where `GET /v1/events` lists it, and delivered through the delivery

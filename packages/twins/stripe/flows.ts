@@ -1,5 +1,5 @@
 /**
- * Stripe's test mode, for what integration tests use (SPEC §2.19): a
+ * Stripe's test mode, for what integration tests use (docs/design.md#twins): a
  * PaymentIntent's state from its test payment method — `pm_card_visa`
  * succeeds (or waits for capture with `capture_method: manual`),
  * each declining test card is declined as Stripe declines it (declines.ts: `402

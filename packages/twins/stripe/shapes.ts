@@ -1,6 +1,6 @@
 /**
  * Stripe's objects in the API version a request or a webhook endpoint names (docs/twins.md, "API
- * versions"; SPEC §2.20). The twin keeps one canonical object — the 2024-04-10 shape its flows
+ * versions"; docs/design.md#twins-as-the-provider-answers). The twin keeps one canonical object — the 2024-04-10 shape its flows
  * write (a Subscription's `current_period_*`, an Invoice's `subscription` and `payment_intent`) —
  * and renders it at answer time: at `2025-03-31.basil` and newer (Stripe's basil changelog, stripe
  * 23.1.0's types) a Subscription's items carry `current_period_start`/`_end` and the Subscription

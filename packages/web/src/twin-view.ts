@@ -1,5 +1,5 @@
 /**
- * The twin of one name, in its detail view (docs/twins.md, SPEC §2.19): the
+ * The twin of one name, in its detail view (docs/twins.md, docs/design.md#twins): the
  * provider, the objects the twin holds by collection (what a client created,
  * as it now is) and its events — Stripe's as `GET /v1/events` lists them,
  * GitHub's as the deliveries to its repositories' hooks — newest first, read

@@ -1,5 +1,5 @@
 /**
- * How a request names its namespace (SPEC §2.15), read in one place for every
+ * How a request names its namespace (docs/design.md#namespaces), read in one place for every
  * adapter: the path prefix `/ns/{ns}/…` first (for senders that cannot set
  * headers, such as a provider's webhook), then the header `mockpoint-session:
  * {ns}`, then the W3C `baggage` entry `mockpoint-session={ns}`. The name is
@@ -45,7 +45,7 @@ export function sessionFromBaggage(value: string): string | undefined {
  * name rule): the value trimmed. Sent more than once, the header is read as HTTP reads a repeated
  * header, its values joined with `, ` (a Fetch `Headers` can only give them so): the same name
  * repeated (`a, a`) is that name; different ones (`a, b`) are no one name, and are returned
- * joined, which no name can be. Raw headers and `Headers` are read alike (SPEC §2.21).
+ * joined, which no name can be. Raw headers and `Headers` are read alike (docs/design.md#one-path).
  */
 export function sessionFromHeader(value: string): string {
   const trimmed = value.trim();

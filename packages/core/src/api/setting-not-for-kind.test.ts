@@ -1,5 +1,5 @@
 // A setting of every kind (`delay`, `setState`) beside a kind that cannot honour it is refused at save
-// with 400 SETTING_NOT_FOR_KIND naming the setting and the kind (SPEC §2.18); any other field beside the
+// with 400 SETTING_NOT_FOR_KIND naming the setting and the kind (docs/design.md#every-feature-composes); any other field beside the
 // kind keeps the kind's own refusal. The composition matrix checks the same cells against the daemon.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../index.js';

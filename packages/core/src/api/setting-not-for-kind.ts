@@ -1,5 +1,5 @@
 /**
- * The answer members that are settings of every kind (SPEC §2.18: `delay`,
+ * The answer members that are settings of every kind (docs/design.md#every-feature-composes: `delay`,
  * `setState`), and the one refusal of such a member beside a kind that cannot
  * honour it: `SETTING_NOT_FOR_KIND`, naming the setting, the kind and what to
  * use instead. Any other member beside a kind stays that kind's own refusal

@@ -2,7 +2,7 @@
  * Side by side with json-server 0.17.4 itself (a real process on 127.0.0.1):
  * the same database, the same requests; the items, their order, and the
  * X-Total-Count and Link headers must be the same as ours. Writes are compared
- * where SPEC §2.9 keeps json-server's behaviour (ids, PUT keeps the id, a
+ * where docs/design.md#collections-and-state keeps json-server's behaviour (ids, PUT keeps the id, a
  * PATCH of top-level fields); docs/state.md lists where ours differs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// MCP's edge, applied once to the pipeline's final verdict (SPEC §2.21; docs/mcp.md): a refusal
+// MCP's edge, applied once to the pipeline's final verdict (docs/design.md#one-path; docs/mcp.md): a refusal
 // from any step, wherever it sits and unwrapped, reaches a JSON-RPC request to an `mcp` route as a
 // JSON-RPC error for its id; a notification and another route keep the HTTP form; and a route's own
 // answer (an enforced validation's 400) is the route's, not a refusal, so it stays HTTP.

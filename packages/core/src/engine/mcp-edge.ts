@@ -1,5 +1,5 @@
 /**
- * MCP's edge of the one pipeline (SPEC §2.18, §2.21; docs/mcp.md, "Chaos,
+ * MCP's edge of the one pipeline (docs/design.md#every-feature-composes, §2.21; docs/mcp.md, "Chaos,
  * rate limits, signatures, the queue"): applied once, to the pipeline's final
  * verdict (EndpointHandler.handle), as engine/grpc-edge.ts says a gRPC call's.
  * When the verdict is a refusal ({@link isRefusal}: a status of 400 or more

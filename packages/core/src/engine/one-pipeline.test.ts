@@ -1,4 +1,4 @@
-// One pipeline for every protocol (SPEC §2.21): a throw-away cross-cutting step, added once to the
+// One pipeline for every protocol (docs/design.md#one-path): a throw-away cross-cutting step, added once to the
 // app's steps, acts on an HTTP request, a Connect call, a gRPC-Web call, a native gRPC call (h2c)
 // and an MCP call; its refusal is said in each protocol's own form, and each call journaled once.
 import { connect } from 'node:http2';

@@ -1,4 +1,4 @@
-// The front door on its own (SPEC §2.21): where a request goes from its head, read alike from
+// The front door on its own (docs/design.md#one-path): where a request goes from its head, read alike from
 // Node's raw headers and a Fetch request's `Headers`; and the guard that keeps it the one place
 // that chooses a namespace or maps a host.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The front door (SPEC §2.21): where a request goes, decided here once for
+ * The front door (docs/design.md#one-path): where a request goes, decided here once for
  * every entry — the Node listener (adapter/node/listener.ts) and its upgrade
  * listener (upgrade.ts), the Fetch app's first middleware (namespace-dispatch.ts)
  * and Bun's fast path (adapter/bun) — from its head alone, before any body is

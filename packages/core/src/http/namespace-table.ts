@@ -1,5 +1,5 @@
 /**
- * The namespaces of one daemon (SPEC §2.15): each a whole mockpoint app over
+ * The namespaces of one daemon (docs/design.md#namespaces): each a whole mockpoint app over
  * its own parts of the backend (`Backend.namespaces`), made when a request
  * first names it and kept while it exists. The table creates, lists and deletes
  * namespaces, checks their tokens, notes their use, and deletes those idle past

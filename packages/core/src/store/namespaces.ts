@@ -1,5 +1,5 @@
 /**
- * Namespaces in a backend (SPEC §2.15): each one a whole mockpoint inside the
+ * Namespaces in a backend (docs/design.md#namespaces): each one a whole mockpoint inside the
  * daemon — its own records, routes, collections, state, queue, journal, hosts
  * and deliveries — kept in the same place as the default namespace (memory,
  * the LevelDB directory, Redis) and invisible to every other namespace. The

@@ -1,8 +1,8 @@
 /**
- * The generic stateful engine over an OpenAPI document (SPEC §2.19,
+ * The generic stateful engine over an OpenAPI document (docs/design.md#twins,
  * docs/twins.md): one request in, one answer out. What the twin created,
  * changed or deleted answers as it now is; what it never made answers as the
- * provider answers it (SPEC §2.20): an id it never saw is the provider's 404, a
+ * provider answers it (docs/design.md#twins-as-the-provider-answers): an id it never saw is the provider's 404, a
  * list holds only what exists. With the setting's `unseen: "examples"` an id it
  * never saw and a list it never wrote answer from the document's examples, the
  * path's ids reflected (as stripe-mock does); every operation outside its

@@ -1,6 +1,6 @@
 /**
- * What `mockpoint trigger` asks of a provider's twin for each event (SPEC
- * §2.19), as `stripe trigger` runs its fixtures against the real test mode:
+ * What `mockpoint trigger` asks of a provider's twin for each event
+ * (docs/design.md#twins), as `stripe trigger` runs its fixtures against the real test mode:
  * the API calls that make the objects the event is about, so that the twin's
  * own flows emit the event (kept, listed, delivered) as a client's calls would.
  * A step's path and body may name what the step before answered: `{id}`,

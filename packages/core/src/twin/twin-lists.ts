@@ -91,7 +91,7 @@ function sizeOf(value: unknown, param: string, fallback: number, min: number, ma
 /**
  * Keeps the items whose top-level scalar fields equal the query's plain
  * parameters. A parameter no item has as a field (`sort`, `direction`) is no
- * filter; a filter never matches an item whose field is absent or null (SPEC §2.20).
+ * filter; a filter never matches an item whose field is absent or null (docs/design.md#twins-as-the-provider-answers).
  */
 export function filterByQuery(
   items: Record<string, unknown>[],

@@ -1,5 +1,5 @@
 /**
- * The twin engine names no provider (SPEC §2.20, "A provider is one object"): what is a
+ * The twin engine names no provider (docs/design.md#twins-as-the-provider-answers, "A provider is one object"): what is a
  * provider's own is its object (twin-provider.ts) and its code, a folder of `@mockpoint/twins`
  * (packages/twins/<name>/), loaded on its first twin. This test reads every non-test `.ts` file of
  * the core's `twin/` and names each place one of them names a provider: an identifier, a string,

@@ -1,5 +1,5 @@
 /**
- * What an operation outside a twin's collections answers (SPEC §2.20, docs/twins.md): the
+ * What an operation outside a twin's collections answers (docs/design.md#twins-as-the-provider-answers, docs/twins.md): the
  * document's own example of its success answer where it gives one (GitHub's `GET /`, `/meta`,
  * `/emojis`; `POST /markdown`'s HTML, in its own media type), else one made from its schema.
  * With the profile's `implied` parameters, a `GET` of what the twin never made, while `unseen`

@@ -1,6 +1,6 @@
 /**
- * What a change of a stored object changed, in the form of Stripe's `previous_attributes` (SPEC
- * §2.20): the prior value of each top-level field that changed (`null` for one the object did not
+ * What a change of a stored object changed, in the form of Stripe's `previous_attributes`
+ * (docs/design.md#twins-as-the-provider-answers): the prior value of each top-level field that changed (`null` for one the object did not
  * have), a nested record as only its keys that changed (Stripe since 2015-01-26), an array or any
  * other value whole (since 2017-05-25). Reads each field once, as the write of the object does.
  *

@@ -1,5 +1,5 @@
 /**
- * A provider of twins as one object (SPEC §2.20): everything of it the twin engine reads — its
+ * A provider of twins as one object (docs/design.md#twins-as-the-provider-answers): everything of it the twin engine reads — its
  * flows (with its events and their signing scheme), the calls `mockpoint trigger` makes for its
  * events, the form of the signing secrets it makes, its words in messages. Each provider is a
  * folder of `@mockpoint/twins` (docs/development.md, "Adding a provider"), whose `load()` answers

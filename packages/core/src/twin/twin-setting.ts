@@ -19,7 +19,7 @@ export interface TwinSetting {
   /** The profile of `document` (docs/twins.md#the-profile-format); its defaults when absent. */
   profile?: Record<string, unknown>;
   /**
-   * What an id, list or object the twin never made answers (SPEC §2.20): `missing`, the provider's
+   * What an id, list or object the twin never made answers (docs/design.md#twins-as-the-provider-answers): `missing`, the provider's
    * 404 and empty lists (as the provider answers); `examples`, the document's examples with the path's
    * ids reflected (as stripe-mock does, for an SDK's own generated tests). @default 'missing'
    */

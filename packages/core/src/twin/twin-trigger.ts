@@ -1,6 +1,6 @@
 /**
- * `mockpoint trigger` (`POST /api/endpoints/{name}/twin/trigger`, SPEC
- * §2.19): a provider's event sent on demand, as `stripe trigger` sends one
+ * `mockpoint trigger` (`POST /api/endpoints/{name}/twin/trigger`,
+ * docs/design.md#twins): a provider's event sent on demand, as `stripe trigger` sends one
  * against the real test mode. The twin makes the objects the event is about
  * through its own API (twin-fixtures.ts), so the event is emitted by its flows
  * as a client's calls emit it: kept (`GET /v1/events`), delivered to every

@@ -123,7 +123,7 @@ function rpcMessage(text: string, type: string): { result?: unknown; error?: { c
 /**
  * An MCP call (a JSON-RPC request over Streamable HTTP): `ok` for a result, a
  * JSON-RPC error by its code. An HTTP error status is not MCP's form for a
- * refused call (SPEC §2.18): it reads as `status N`, whatever the status.
+ * refused call (docs/design.md#every-feature-composes): it reads as `status N`, whatever the status.
  */
 export async function mcpCall(url: string, init: RequestInit, options: CallOptions = {}): Promise<Result> {
   const result = await httpCall(url, init, options);
