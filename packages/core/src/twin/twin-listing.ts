@@ -57,7 +57,8 @@ export async function list(
     live = filterByQuery(listed?.items ?? live, params.query, skip);
   }
   live = live.map((item) => shownOf(twin, resource, item));
-  const page = pageOf(parts.profile, live, params.query, request.path, request.query, said);
+  const unseen = twin.examples ? 'examples' : 'missing';
+  const page = pageOf(parts.profile, live, params.query, request.path, request.query, said, unseen);
   const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
   const style = parts.profile.list.style;
   if (style === 'bare' || (style === 'document' && said?.items === undefined)) {

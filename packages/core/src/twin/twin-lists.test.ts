@@ -121,3 +121,18 @@ describe('filters by the query', () => {
     expect(ids({ sort: 'created' })).toEqual(['cus_a', 'cus_b', 'cus_c']);
   });
 });
+
+describe('a cursor the twin never answered', () => {
+  const doc = checkProfile({ name: 'd' });
+  const token: DocumentList = { limit: 'limit', after: 'after' };
+
+  it('is refused, or with unseen: examples an empty last page', () => {
+    expect(() => pageOf(doc, items, { after: 'zz' }, '/x', '', token)).toThrow(PageProblem);
+    expect(pageOf(doc, items, { after: 'zz' }, '/x', '', token, 'examples')).toEqual({
+      items: [],
+      hasMore: false,
+      total: 5,
+      next: null,
+    });
+  });
+});
