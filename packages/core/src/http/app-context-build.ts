@@ -20,7 +20,7 @@ import { JournalFeed } from '../journal/journal-feed.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend } from '../store/backend.js';
 import { TwinTable } from '../twin/twin-table.js';
-import { checkDeliveryTarget } from '../webhook/delivery-target.js';
+import { checkSubscriptionTarget } from '../webhook/delivery-target.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import type { CreateAppOptions } from './create-app.js';
@@ -114,8 +114,8 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     maxAnswerBytes: resolved.maxCollectionBytes,
     limits: { maxCollectionItems: resolved.maxCollectionItems, maxCollectionBytes: resolved.maxCollectionBytes },
     deliver: (members, from) => deliveries.create(members, { from }),
-    // A webhook endpoint the deliveries could never reach is refused when made: the same rule, so the two never drift.
-    checkTarget: (url) => checkDeliveryTarget(url, resolved.deliveryAllowHosts),
+    // A webhook endpoint takes what the provider takes; one to a host not allowed has its deliveries kept as not sent.
+    checkTarget: (url) => checkSubscriptionTarget(url, resolved.deliveryAllowHosts),
     follow: (listener) => endpoints.changes.follow(listener),
     // Replicas on one Redis take a twin's changes in turns there too (docs/twins.md).
     ...(backend.turns === undefined ? {} : { turns: backend.turns }),

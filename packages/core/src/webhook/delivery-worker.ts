@@ -147,6 +147,8 @@ export class DeliveryWorker {
       allowHosts: this.#options.allowHosts,
       maxBodyBytes: this.#options.maxBodyBytes,
       now: Date.now(),
+      // A twin's webhook to a host not allowed is kept as not sent (the user's own is refused).
+      keepNotAllowed: from === 'twin',
     };
     const delivery = await parseDeliveryRequest(members, options);
     const max = this.#options.maxPending;
@@ -160,6 +162,7 @@ export class DeliveryWorker {
           : `${max} deliveries are pending already; wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`,
       );
     }
+    if (delivery.state !== 'pending') return deliveryJson(delivery);
     this.#started = true;
     this.#kick();
     return deliveryJson(delivery);
