@@ -70,6 +70,11 @@ describe.each(['memory', 'redis'] as const)('Stripe webhook endpoint URLs (%s)',
         .poll(async () => (await listed()).find((one) => one.url === receiver.url)?.state, { timeout: 10_000 })
         .toBe('delivered');
       expect(sent).toBeDefined();
+      // pending_webhooks counts down as deliveries succeed (Stripe's): the delivered one is off it,
+      // the one never sent is still pending.
+      await expect
+        .poll(async () => (await stripe.events.retrieve(event.id)).pending_webhooks, { timeout: 10_000 })
+        .toBe(1);
 
       // Changed to another URL Stripe takes: taken too.
       const moved = await stripe.webhookEndpoints.update(far.id, { url: 'http://hooks.example.org:8080/in' });

@@ -104,6 +104,8 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     maxBodyBytes: resolved.maxBodyBytes,
     send: options.deliverySend,
     clock,
+    // A subscriber's delivery succeeded: its event's pending_webhooks counts down (Stripe's).
+    onDelivered: ({ name, event }) => void twins.delivered(name, event).catch(() => undefined),
   });
   // A twin's webhooks go out through the app's delivery engine.
   const twins = new TwinTable({
@@ -113,7 +115,7 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     now: () => clock.now(),
     maxAnswerBytes: resolved.maxCollectionBytes,
     limits: { maxCollectionItems: resolved.maxCollectionItems, maxCollectionBytes: resolved.maxCollectionBytes },
-    deliver: (members, from) => deliveries.create(members, { from }),
+    deliver: (members, from, twin) => deliveries.create(members, { from, ...(twin === undefined ? {} : { twin }) }),
     // A webhook endpoint takes what the provider takes; one to a host not allowed has its deliveries kept as not sent.
     checkTarget: (url) => checkSubscriptionTarget(url, resolved.deliveryAllowHosts),
     follow: (listener) => endpoints.changes.follow(listener),
