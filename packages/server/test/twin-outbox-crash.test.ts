@@ -74,7 +74,8 @@ describe('a twin killed before its deliveries are handed off (LevelDB)', () => {
     const created = events.filter((event) => event.type === 'customer.created');
     expect(created).toHaveLength(CUSTOMERS);
     const expected = created.flatMap((event) => {
-      expect(event.pending_webhooks).toBe(ENDPOINTS);
+      // Counted down as deliveries succeed: those made before the kill are off it already.
+      expect(event.pending_webhooks).toBeLessThanOrEqual(ENDPOINTS);
       return Array.from({ length: ENDPOINTS }, (_, i) => `/hooks/${i} ${event.id}`);
     });
     // Each delivery as `path event-id`: which endpoint got which event.

@@ -139,4 +139,32 @@ describe('the deliveries view', () => {
     expect(await overflowX(page)).toBe(0);
     await screenshot(page, `deliveries-${width}`, true);
   });
+
+  test("lists a twin's webhook to a host not allowed as not sent, with why and how to allow it (#84)", async () => {
+    const twin = await fetch(`${web.server.url}/api/endpoints/stripe-far/twin`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'stripe' }),
+    });
+    expect(twin.status).toBe(200);
+    const stripe = (path: string, form: Record<string, string>) =>
+      fetch(`${web.server.url}/endpoint/stripe-far${path}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test_far', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form).toString(),
+      });
+    const made = await stripe('/v1/webhook_endpoints', { url: 'https://example.com/hook', 'enabled_events[]': '*' });
+    expect(made.status).toBe(200);
+    expect((await stripe('/v1/customers', { email: 'far@example.com' })).status).toBe(200);
+
+    const { page } = await web.open({ width: 1280, height: 860 });
+    await page.goto(`${web.server.url}/#/deliveries`);
+    const card = page.locator('.delivery-list > li', { hasText: 'https://example.com/hook' }).first();
+    await poll(() => card.locator('.state').textContent()).toBe('Not sent');
+    expect(await card.locator('.delivery-outcome').textContent()).toMatch(/^not sent: .*"example\.com" is not$/);
+    expect(await card.locator('.delivery-hint').textContent()).toMatch(/MOCKPOINT_DELIVERY_ALLOW_HOSTS=example\.com/);
+    expect(await card.locator('.attempt').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'deliveries-not-sent', true);
+  });
 });

@@ -30,6 +30,7 @@ const STATE_TEXT: Record<Delivery['state'], string> = {
   delivered: 'Delivered',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  'not-sent': 'Not sent',
 };
 
 function attemptRow(attempt: DeliveryAttempt): HTMLElement {
@@ -93,6 +94,7 @@ function deliveryCard(delivery: Delivery): HTMLElement {
       delivery.nextAttemptAt ? ` · next attempt at ${formatTime(delivery.nextAttemptAt)}` : '',
     ),
     delivery.outcome ? h('p', { class: 'delivery-outcome' }, delivery.outcome.message) : null,
+    delivery.outcome?.hint ? h('p', { class: 'delivery-hint' }, `To send it: ${delivery.outcome.hint}.`) : null,
     h(
       'ol',
       { class: 'attempts', 'aria-label': `Attempts of ${delivery.id}` },

@@ -19,8 +19,12 @@ export type TamperMode = 'body' | 'signature' | 'secret' | 'stale' | 'duplicate'
 /** The tamper modes, in the order the docs list them. */
 export const TAMPER_MODES: readonly TamperMode[] = ['body', 'signature', 'secret', 'stale', 'duplicate'];
 
-/** `pending` until finished: `delivered` (a 2xx), `failed` (410, or no retry left) or `cancelled`. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
+/**
+ * `pending` until finished: `delivered` (a 2xx), `failed` (410, or no retry left) or `cancelled`;
+ * `not-sent`: a twin's webhook to a host that is neither loopback nor in
+ * `MOCKPOINT_DELIVERY_ALLOW_HOSTS`, kept (never sent) so that it can be seen.
+ */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled' | 'not-sent';
 
 /**
  * The retries of the Standard Webhooks spec, after the first (immediate) attempt:
@@ -119,7 +123,7 @@ export interface DeliveryAttempt {
 }
 
 /** How a delivery ended. */
-export type DeliveryOutcomeCode = 'DELIVERED' | 'GONE' | 'RETRIES_EXHAUSTED' | 'CANCELLED';
+export type DeliveryOutcomeCode = 'DELIVERED' | 'GONE' | 'RETRIES_EXHAUSTED' | 'CANCELLED' | 'HOST_NOT_ALLOWED';
 
 /** A delivery as `/api/deliveries` reports it. */
 export interface Delivery {
@@ -148,8 +152,8 @@ export interface Delivery {
    * first, it enters `attempts` as `INTERRUPTED` before the next attempt.
    */
   sending?: { n: number; at: string };
-  /** How it ended, once finished. */
-  outcome?: { code: DeliveryOutcomeCode; message: string };
+  /** How it ended, once finished; `hint`: how to have it sent (`HOST_NOT_ALLOWED`). */
+  outcome?: { code: DeliveryOutcomeCode; message: string; hint?: string };
 }
 
 /** `GET /api/deliveries`: newest first. */

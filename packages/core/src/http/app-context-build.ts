@@ -20,7 +20,7 @@ import { JournalFeed } from '../journal/journal-feed.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
 import type { Backend } from '../store/backend.js';
 import { TwinTable } from '../twin/twin-table.js';
-import { checkDeliveryTarget } from '../webhook/delivery-target.js';
+import { checkSubscriptionTarget } from '../webhook/delivery-target.js';
 import { DeliveryWorker } from '../webhook/delivery-worker.js';
 import type { AppContext, ResolvedAppOptions } from './context.js';
 import type { CreateAppOptions } from './create-app.js';
@@ -104,6 +104,8 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     maxBodyBytes: resolved.maxBodyBytes,
     send: options.deliverySend,
     clock,
+    // A subscriber's delivery succeeded: its event's pending_webhooks counts down (Stripe's).
+    onDelivered: ({ name, event }) => void twins.delivered(name, event).catch(() => undefined),
   });
   // A twin's webhooks go out through the app's delivery engine.
   const twins = new TwinTable({
@@ -113,9 +115,9 @@ export function buildAppContext(options: CreateAppOptions, resolved: ResolvedApp
     now: () => clock.now(),
     maxAnswerBytes: resolved.maxCollectionBytes,
     limits: { maxCollectionItems: resolved.maxCollectionItems, maxCollectionBytes: resolved.maxCollectionBytes },
-    deliver: (members, from) => deliveries.create(members, { from }),
-    // A webhook endpoint the deliveries could never reach is refused when made: the same rule, so the two never drift.
-    checkTarget: (url) => checkDeliveryTarget(url, resolved.deliveryAllowHosts),
+    deliver: (members, from, twin) => deliveries.create(members, { from, ...(twin === undefined ? {} : { twin }) }),
+    // A webhook endpoint takes what the provider takes; one to a host not allowed has its deliveries kept as not sent.
+    checkTarget: (url) => checkSubscriptionTarget(url, resolved.deliveryAllowHosts),
     // One budget of expensive work for the whole daemon: every namespace's app is given the default one's.
     ...(options.workBudget === undefined ? {} : { budget: options.workBudget }),
     follow: (listener) => endpoints.changes.follow(listener),

@@ -94,7 +94,7 @@ export const deliverySchemas = onFirstUse(() => {
     id: z.string(),
     url: z.string(),
     method,
-    state: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
+    state: z.enum(['pending', 'delivered', 'failed', 'cancelled', 'not-sent']),
     webhookId: z.string().optional(),
     sign: z.object({ scheme }).optional(),
     tamper: tamper.optional(),
@@ -106,7 +106,11 @@ export const deliverySchemas = onFirstUse(() => {
     attempts: z.array(attempt),
     sending: z.object({ n: z.number().int(), at: z.string() }).optional(),
     outcome: z
-      .object({ code: z.enum(['DELIVERED', 'GONE', 'RETRIES_EXHAUSTED', 'CANCELLED']), message: z.string() })
+      .object({
+        code: z.enum(['DELIVERED', 'GONE', 'RETRIES_EXHAUSTED', 'CANCELLED', 'HOST_NOT_ALLOWED']),
+        message: z.string(),
+        hint: z.string().optional(),
+      })
       .optional(),
   });
 

@@ -37,7 +37,7 @@ import { conditional } from './twin-conditional.js';
 import { checkEndpoint } from './twin-constraints.js';
 import { errorAnswer, newId, type Twin, type TwinParts, twinOf } from './twin-context.js';
 import { exampleObject } from './twin-documented.js';
-import { deliverOne, emit, resume } from './twin-events.js';
+import { deliverOne, emit, resume, webhookDelivered } from './twin-events.js';
 import { checkExpand } from './twin-expand.js';
 import type { FlowError, TwinChange, TwinEvents } from './twin-flows.js';
 import { IdempotencyKeys } from './twin-idempotency.js';
@@ -131,6 +131,13 @@ export class TwinEngine {
    */
   resume(): Promise<void> {
     return resume(this.#parts);
+  }
+
+  /** A subscriber's delivery of event `id` was delivered: counted off its `pending_webhooks`, in the twin's turn. */
+  delivered(id: string): Promise<void> {
+    const inTurn = this.#parts.inTurn;
+    const run = () => webhookDelivered(this.#parts, id);
+    return inTurn === undefined ? run() : inTurn(run);
   }
 
   /**

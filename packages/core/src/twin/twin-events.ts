@@ -67,7 +67,10 @@ export async function emit(twin: Twin, told: TwinChange, asked: Asked): Promise<
         const to = endpoints.map(
           (endpoint) => events.target?.(endpoint) ?? { url: endpoint.url, secret: endpoint.secret },
         );
-        for (const target of to) deliveries.push(deliveryMembers(target, data, events.scheme, headers));
+        for (const target of to) {
+          const members = deliveryMembers(target, data, events.scheme, headers);
+          deliveries.push(kept === undefined ? members : withEvent(members, String(event.id)));
+        }
         // An event the twin keeps is referred to by its id, unless an endpoint takes it in another
         // version of its own; one it keeps nowhere (GitHub's) is kept whole.
         const own = kept === undefined || data !== whole;
@@ -134,7 +137,10 @@ export function resume(parts: TwinParts): Promise<void> {
                   `event ${event.id} (${event.type}) left the twin's events (the newest ${MAX_OBJECTS} are kept; a reset or delete empties them) before the daemon, stopped meanwhile, handed its delivery to ${String(target.url)} to the delivery engine; it is not sent. Send it again with \`mockpoint trigger\`, or stop the daemon gracefully (SIGTERM), which hands everything off first`,
                 )
               : // An event kept before its headers were: the type's alone.
-                deliveryMembers(target, data, events.scheme, event.headers ?? events.headers?.(event.type)),
+                withEvent(
+                  deliveryMembers(target, data, events.scheme, event.headers ?? events.headers?.(event.type)),
+                  kept === undefined ? undefined : event.id,
+                ),
           );
         }
       }
@@ -160,6 +166,33 @@ function textsFor(
     texts.set(data, [...(texts.get(data) ?? []), endpoint]);
   }
   return texts;
+}
+
+/** `members` telling the id of the kept event they carry (`undefined`: none kept). */
+function withEvent(members: Map<string, string>, event: string | undefined): DeliveryMembers {
+  return event === undefined ? members : Object.assign(members, { event });
+}
+
+/**
+ * Counts a delivered webhook of event `id` off its `pending_webhooks` (Stripe counts down as
+ * deliveries succeed), in the events collection; an event gone or already at 0 is left alone.
+ */
+export async function webhookDelivered(parts: TwinParts, id: string): Promise<void> {
+  const events = parts.flows?.events;
+  const kept = parts.model.resources.find((resource) => resource.template === events?.eventsTemplate);
+  if (events === undefined || kept === undefined) return;
+  await parts.collections.update(parts.name, kept.key, (items) => {
+    const all = items ?? [];
+    const at = all.findIndex((item) => (item.value as unknown as Stored).id === id);
+    const stored = at === -1 ? undefined : (all[at]?.value as unknown as Stored);
+    const pending = stored?.object.pending_webhooks;
+    if (stored === undefined || typeof pending !== 'number' || pending <= 0) return { result: undefined };
+    const next: Stored = { ...stored, object: { ...stored.object, pending_webhooks: pending - 1 } };
+    return {
+      edit: { put: all.map((item, index) => (index === at ? itemOf(JSON.stringify(next)) : item)) },
+      result: undefined,
+    };
+  });
 }
 
 /**

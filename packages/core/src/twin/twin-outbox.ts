@@ -18,8 +18,11 @@
  */
 import { MockpointError } from '../registry/errors.js';
 
-/** One delivery: `POST /api/deliveries`'s members as JSON texts. */
-export type DeliveryMembers = ReadonlyMap<string, string>;
+/**
+ * One delivery: `POST /api/deliveries`'s members as JSON texts, and the id of the twin's event it
+ * carries when the twin keeps its events (told back once delivered: Stripe's `pending_webhooks`).
+ */
+export type DeliveryMembers = ReadonlyMap<string, string> & { readonly event?: string };
 
 /** A delivery to hand off, or the refusal it is counted as (its event gone before it could be). */
 export type Handed = DeliveryMembers | MockpointError;
@@ -44,14 +47,15 @@ export interface TwinWebhooks {
 
 /** Options for {@link TwinOutbox}. */
 export interface TwinOutboxOptions {
-  /** Hands one delivery to the delivery engine (rejecting with its refusal). */
-  deliver: (members: DeliveryMembers) => Promise<unknown>;
+  /** Hands one delivery of `name`'s twin to the delivery engine (rejecting with its refusal). */
+  deliver: (members: DeliveryMembers, name: string) => Promise<unknown>;
   /** Deliveries one twin's queue holds before a change waits for room. @default 2000 */
   most?: number;
 }
 
 /** One twin's queue and counts. */
 interface Queue extends Omit<TwinWebhooks, 'waiting'> {
+  name: string;
   /** Not handed off yet (besides the one being handed off while `running`). */
   items: QueueItem[];
   /** Wakes the changes waiting for room. */
@@ -121,7 +125,7 @@ export class TwinOutbox {
       if (this.#queues.size >= MAX_KEPT) {
         for (const [key, kept] of this.#queues) if (!kept.running && kept.items.length === 0) this.#queues.delete(key);
       }
-      queue = { items: [], room: [], running: false, handed: 0, refused: 0 };
+      queue = { name, items: [], room: [], running: false, handed: 0, refused: 0 };
       this.#queues.set(name, queue);
     }
     return queue;
@@ -134,7 +138,7 @@ export class TwinOutbox {
     while (next !== undefined) {
       try {
         if (next.delivery instanceof MockpointError) throw next.delivery;
-        await this.#deliver(next.delivery);
+        await this.#deliver(next.delivery, queue.name);
         queue.handed++;
       } catch (error) {
         queue.refused++;

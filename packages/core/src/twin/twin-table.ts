@@ -155,9 +155,14 @@ export interface TwinTableOptions {
   limits?: CollectionLimits;
   /**
    * Hands a twin's webhook to the delivery engine: a subscriber's (`'twin'`, held to the twins'
-   * share of the pending deliveries) or `mockpoint trigger --to`'s (`'api'`). @default none sent
+   * share of the pending deliveries, `twin` the event it carries) or `mockpoint trigger --to`'s
+   * (`'api'`). @default none sent
    */
-  deliver?: (members: ReadonlyMap<string, string>, from: 'api' | 'twin') => Promise<unknown>;
+  deliver?: (
+    members: ReadonlyMap<string, string>,
+    from: 'api' | 'twin',
+    twin?: { name: string; event: string },
+  ) => Promise<unknown>;
   /** The delivery engine's check of a receiver's URL, throwing its refusal. @default every URL taken */
   checkTarget?: (url: unknown) => void;
   /** The daemon's budget of expensive work, shared by every twin (turns/work-budget.ts). @default none */
@@ -307,11 +312,24 @@ export class TwinTable {
     return shared === undefined ? run : () => shared.run(`twin:${name}`, run);
   }
 
+  /**
+   * A subscriber's delivery of `name`'s event `event` was delivered: counted off the event's
+   * `pending_webhooks` (Stripe's), in the twin's turn. A twin gone meanwhile is left alone.
+   */
+  async delivered(name: string, event: string): Promise<void> {
+    const engine = await this.engine(name);
+    await engine?.delivered(event);
+  }
+
   /** The outbox, made now if it is not yet (none without a delivery engine). */
   #outboxMade(): TwinOutbox | undefined {
     const deliver = this.#deliver;
     if (deliver === undefined) return undefined;
-    this.#outbox ??= new TwinOutbox({ deliver: (members) => deliver(members, 'twin'), most: this.#most });
+    this.#outbox ??= new TwinOutbox({
+      deliver: (members, name) =>
+        deliver(members, 'twin', members.event === undefined ? undefined : { name, event: members.event }),
+      most: this.#most,
+    });
     return this.#outbox;
   }
 

@@ -24,7 +24,7 @@ import { utf8Bytes } from '../signing/hmac.js';
 import { signWebhook } from '../signing/signature.js';
 import { signatureScheme, signatureSchemes } from '../signing/signature-schemes.js';
 import { newDeliveryId, type StoredDelivery } from './delivery-store.js';
-import { checkDeliveryTarget } from './delivery-target.js';
+import { allowHint, deliveryUrl, hostRefusal } from './delivery-target.js';
 
 /** What {@link parseDeliveryRequest} needs besides the body. */
 export interface DeliveryRequestOptions {
@@ -34,6 +34,11 @@ export interface DeliveryRequestOptions {
   maxBodyBytes: number;
   /** Milliseconds since the epoch. */
   now: number;
+  /**
+   * A host not allowed is not refused: the delivery is kept as `not-sent`, with why and how to
+   * allow it (a twin's webhooks, whose endpoints take every URL the provider takes). @default false
+   */
+  keepNotAllowed?: boolean;
 }
 
 const FIELDS = new Set([
@@ -76,7 +81,10 @@ export async function parseDeliveryRequest(
     const text = members.get(name);
     return text === undefined ? undefined : JSON.parse(text);
   };
-  const url = checkDeliveryTarget(field('url'), options.allowHosts).href;
+  const target = deliveryUrl(field('url'));
+  const notAllowed = hostRefusal(target, options.allowHosts);
+  if (notAllowed !== undefined && options.keepNotAllowed !== true) refuse('DELIVERY_HOST_NOT_ALLOWED', notAllowed);
+  const url = target.href;
 
   const method = field('method') ?? 'POST';
   if (typeof method !== 'string' || !METHODS.has(method))
@@ -145,6 +153,12 @@ export async function parseDeliveryRequest(
     if (id !== undefined) delivery.webhookId = id;
   }
   if (tamper !== undefined) delivery.tamper = tamper;
+  if (notAllowed !== undefined) {
+    // Never sent: finished as made, with why and what would have it sent.
+    delivery.state = 'not-sent';
+    delivery.nextAttemptAt = undefined;
+    delivery.outcome = { code: 'HOST_NOT_ALLOWED', message: `not sent: ${notAllowed}`, hint: allowHint(target) };
+  }
   return delivery;
 }
 

@@ -67,5 +67,25 @@ export function runDeliveryStoreContract(name: string, factory: DeliveryStoreFac
       expect(await store.create(pending(), 1)).toBe(true);
       expect(await store.pendingCount()).toBe(1);
     });
+
+    it("keeps a delivery made finished (a twin's not-sent one) without ever making it due", async () => {
+      const store = await open();
+      const now = Date.now();
+      const unsent: StoredDelivery = {
+        ...pending(now),
+        url: 'https://example.com/hook',
+        state: 'not-sent',
+        nextAttemptAt: undefined,
+        outcome: { code: 'HOST_NOT_ALLOWED', message: 'not sent', hint: 'list it' },
+      };
+      expect(await store.create(unsent, 1)).toBe(true);
+      expect(await store.pendingCount()).toBe(0);
+      expect(await store.nextDue()).toBeUndefined();
+      expect(await store.claim(now + 60_000, 10)).toEqual([]);
+      expect(await store.get(unsent.id)).toEqual(unsent);
+      expect((await store.list(10)).map((one) => one.id)).toEqual([unsent.id]);
+      // It takes no room of the pending ones.
+      expect(await store.create(pending(now), 1)).toBe(true);
+    });
   });
 }

@@ -41,8 +41,16 @@ export interface StoredDelivery
    * history never lacks an attempt that was sent.
    */
   sending?: { n: number; at: number };
+  /** The twin's event it carries (a twin's webhook to a subscriber): told to the twin once delivered. */
+  twin?: TwinEventRef;
   /** Incremented by every write: a write based on an older version is refused (see {@link DeliveryStore.update}). */
   version: number;
+}
+
+/** A twin's event: the name holding the twin and the event's id. */
+export interface TwinEventRef {
+  name: string;
+  event: string;
 }
 
 /** Storage for deliveries. */

@@ -23,7 +23,13 @@ import { clockDue, earlyByClock, withRetryClock } from './delivery-clock.js';
 import { afterAttempt } from './delivery-policy.js';
 import { type DeliveryRequestOptions, parseDeliveryRequest } from './delivery-request.js';
 import type { DeliverySend } from './delivery-send.js';
-import { type DeliveryStore, KEPT_FINISHED_DELIVERIES, leaseMs, type StoredDelivery } from './delivery-store.js';
+import {
+  type DeliveryStore,
+  KEPT_FINISHED_DELIVERIES,
+  leaseMs,
+  type StoredDelivery,
+  type TwinEventRef,
+} from './delivery-store.js';
 
 /** Options for {@link DeliveryWorker}. */
 export interface DeliveryWorkerOptions {
@@ -42,6 +48,8 @@ export interface DeliveryWorkerOptions {
   send?: DeliverySend;
   /** The app's clock: retries wait for it (delivery-clock.ts). @default real time */
   clock?: Clock;
+  /** Told once a twin's webhook is delivered (Stripe's `pending_webhooks` counts down). @default nothing */
+  onDelivered?: (twin: TwinEventRef) => void;
 }
 
 /**
@@ -55,6 +63,8 @@ export const TWIN_SHARE = 0.5;
 export interface DeliveryFrom {
   /** @default 'api' */
   from?: 'api' | 'twin';
+  /** The twin's event a subscriber's delivery carries (told to `onDelivered` once delivered). */
+  twin?: TwinEventRef;
 }
 
 /** The delivery as `/api/deliveries` reports it: no secret (nor the URL's user and password), times as ISO 8601. */
@@ -83,7 +93,10 @@ export function deliveryJson(stored: StoredDelivery): Delivery {
 
 export class DeliveryWorker {
   readonly store: DeliveryStore;
-  readonly #options: Required<Omit<DeliveryWorkerOptions, 'send' | 'store' | 'clock'>> & { send?: DeliverySend };
+  readonly #options: Required<Omit<DeliveryWorkerOptions, 'send' | 'store' | 'clock' | 'onDelivered'>> & {
+    send?: DeliverySend;
+    onDelivered?: (twin: TwinEventRef) => void;
+  };
   readonly #clock: Clock;
   readonly #unfollowClock: () => void;
   /** A look at the retries after a clock change is running / is asked for again. */
@@ -115,6 +128,7 @@ export class DeliveryWorker {
       maxInFlight: options.maxInFlight ?? 50,
       pollMs: options.pollMs ?? 200,
       send: options.send,
+      ...(options.onDelivered === undefined ? {} : { onDelivered: options.onDelivered }),
     };
     this.#clock = options.clock ?? new Clock();
     this.#unfollowClock = this.#clock.onChange(() => this.#clockMoved());
@@ -140,15 +154,18 @@ export class DeliveryWorker {
    * is taken only while fewer than {@link TWIN_SHARE} of `maxPending` are pending in all: a twin
    * sending to a dead receiver never takes the room of the user's own deliveries (#71 M4).
    */
-  async create(members: ReadonlyMap<string, string>, { from = 'api' }: DeliveryFrom = {}): Promise<Delivery> {
+  async create(members: ReadonlyMap<string, string>, { from = 'api', twin }: DeliveryFrom = {}): Promise<Delivery> {
     if (this.#closed)
       throw new MockpointError('STORE_UNAVAILABLE', 'the server is shutting down; deliveries are not taken');
     const options: DeliveryRequestOptions = {
       allowHosts: this.#options.allowHosts,
       maxBodyBytes: this.#options.maxBodyBytes,
       now: Date.now(),
+      // A twin's webhook to a host not allowed is kept as not sent (the user's own is refused).
+      keepNotAllowed: from === 'twin',
     };
     const delivery = await parseDeliveryRequest(members, options);
+    if (twin !== undefined) delivery.twin = twin;
     const max = this.#options.maxPending;
     const limit = from === 'twin' ? Math.floor(max * TWIN_SHARE) : max;
     // Counted and stored in one step by the store: concurrent creates never pass the limit.
@@ -160,6 +177,7 @@ export class DeliveryWorker {
           : `${max} deliveries are pending already; wait for some to finish, or cancel them (DELETE /api/deliveries/{id})`,
       );
     }
+    if (delivery.state !== 'pending') return deliveryJson(delivery);
     this.#started = true;
     this.#kick();
     return deliveryJson(delivery);
@@ -398,7 +416,9 @@ export class DeliveryWorker {
     const realNow = Date.now();
     const next = withRetryClock(afterAttempt(delivery, attempt, realNow), realNow, this.#clock.now());
     // Refused when someone else changed it meanwhile (a cancel): their version stands.
-    await this.store.update(next).catch(() => false);
+    const written = await this.store.update(next).catch(() => false);
     this.#notify(delivery.id);
+    // Told once: only the write that made it delivered tells.
+    if (written && next.state === 'delivered' && next.twin !== undefined) this.#options.onDelivered?.(next.twin);
   }
 }

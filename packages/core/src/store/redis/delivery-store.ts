@@ -23,7 +23,8 @@ import {
 import type { ScriptConnection } from './script-connection.js';
 
 /**
- * KEYS: json, version, due, created, lease. ARGV: id, json, due, created, lease, max pending.
+ * KEYS: json, version, due, created, lease, finished. ARGV: id, json, due ('' when finished as made:
+ * never due, as a `not-sent` one), created, lease, max pending, keep.
  * Returns 0 (and stores nothing) when max pending are pending already, else 1.
  */
 const CREATE = `
@@ -31,8 +32,19 @@ if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], '1')
 redis.call('HSET', KEYS[5], ARGV[1], ARGV[5])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])
+if ARGV[3] == '' then
+  redis.call('ZADD', KEYS[6], ARGV[4], ARGV[1])
+  while redis.call('ZCARD', KEYS[6]) > tonumber(ARGV[7]) do
+    local oldest = redis.call('ZPOPMIN', KEYS[6])
+    redis.call('HDEL', KEYS[1], oldest[1])
+    redis.call('HDEL', KEYS[2], oldest[1])
+    redis.call('HDEL', KEYS[5], oldest[1])
+    redis.call('ZREM', KEYS[4], oldest[1])
+  end
+else
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+end
 return 1`;
 
 /**
@@ -109,17 +121,18 @@ export class RedisDeliveryStore implements DeliveryStore {
   }
 
   async create(delivery: StoredDelivery, maxPending: number): Promise<boolean> {
-    const { json, version, due, created, lease } = this.#keys;
+    const { json, version, due, created, lease, finished } = this.#keys;
     const reply = await this.#connection.eval(
       CREATE,
-      [json, version, due, created, lease],
+      [json, version, due, created, lease, finished],
       [
         delivery.id,
         JSON.stringify(delivery),
-        String(delivery.nextAttemptAt ?? delivery.createdAt),
+        delivery.state === 'pending' ? String(delivery.nextAttemptAt ?? delivery.createdAt) : '',
         String(delivery.createdAt),
         String(leaseMs(delivery)),
         String(maxPending),
+        String(this.#keep),
       ],
     );
     return Number(reply) === 1;
