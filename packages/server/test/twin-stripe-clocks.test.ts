@@ -166,7 +166,7 @@ describe.each(['memory', 'level'] as const)('Stripe twin test clocks through str
 
   it('refuses a customer on a clock it does not hold, and a fourth customer on one clock', async () => {
     const unknown = await stripe.customers.create({ test_clock: 'clock_nothere' }).catch((e) => e);
-    expect([unknown.statusCode, unknown.code, unknown.param]).toEqual([404, 'resource_missing', 'test_clock']);
+    expect([unknown.statusCode, unknown.code, unknown.param]).toEqual([400, 'resource_missing', 'test_clock']);
     const clock = await stripe.testHelpers.testClocks.create({ frozen_time: T0 });
     for (let n = 0; n < 3; n++) await stripe.customers.create({ test_clock: clock.id });
     const fourth = await stripe.customers.create({ test_clock: clock.id }).catch((e) => e);

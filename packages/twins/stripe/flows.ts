@@ -16,6 +16,7 @@
 import type { ActionOutcome, FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
 import { checkAmount } from './amounts.js';
 import { creatingSubscription } from './billing.js';
+import { isTestMethod } from './cards.js';
 import { CHARGES, INTENTS, writeCharge } from './charges.js';
 import { checkoutPaths, creatingSession, SESSIONS, sessionAction } from './checkout.js';
 import { amendingSession, sessionUpdatePaths } from './checkout-update.js';
@@ -286,6 +287,8 @@ async function creatingIntent(
 
 export const stripeFlows: TwinFlows = {
   required: true,
+  // Stripe's test payment methods and tokens, known to every account without being made.
+  known: (id) => id.startsWith('tok_') || isTestMethod(id) || isSepa(id),
   paths: { ...checkoutPaths, ...sessionUpdatePaths, ...invoicePaymentPaths, ...settlePaths },
   rendered: renderStripe,
   renders: rendersStripe,

@@ -279,6 +279,11 @@ export interface TwinFlows {
   /** Refuses a request missing a parameter the document's `required` names (Stripe's `parameter_missing`). */
   required?: boolean;
   /**
+   * Whether an id a body names is one the provider knows without the twin holding it (Stripe's
+   * test payment methods, `pm_card_visa`, and tokens, `tok_visa`): not refused as missing.
+   */
+  known?(id: string): boolean;
+  /**
    * Twin-only operations added to the document's paths (Stripe's Checkout test
    * helper); an operation's `x-mockpoint-owner` names the collection whose item
    * its path's last id is.

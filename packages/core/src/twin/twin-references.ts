@@ -12,8 +12,9 @@ import type { Collections } from '../collections/collection-store.js';
 import { jsonAnswer, Refusal, type TwinAnswer } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
 import { exampleContext, exampleOfOperation } from './twin-documented.js';
+import { resolve, type Schema } from './twin-example.js';
 import type { FlowError } from './twin-flows.js';
-import type { MatchedOperation, TwinResource } from './twin-model.js';
+import type { MatchedOperation, TwinOperation, TwinResource } from './twin-model.js';
 import { emptyList, namingParams, responseSchema } from './twin-outside.js';
 import { hasMembers, memberHolding, memberPicked } from './twin-related.js';
 import { type Stored, scopeOf, storedOf, whichOf } from './twin-stored.js';
@@ -143,4 +144,80 @@ export async function unseenOutside(
   }
   const named = matched.values[naming.at(-1) as string] ?? '';
   throw new Refusal(missing(twin, owner ?? { template: matched.op.template, objectName: undefined }, named));
+}
+
+/** The collections each body parameter of an operation names an item of, read once an operation. */
+const REFERENCES = new WeakMap<object, ReadonlyMap<string, readonly TwinResource[]>>();
+
+/**
+ * The body parameters of `op` that name an object of another collection, by the document: a
+ * request property whose namesake in the answer's object may be expanded (Stripe's `anyOf` of an
+ * id and the object, with `x-expansionResources`), to the collections of those objects.
+ */
+export function referencesOf(twin: Twin, op: TwinOperation): ReadonlyMap<string, readonly TwinResource[]> {
+  const known = REFERENCES.get(op.operation);
+  if (known !== undefined) return known;
+  const found = new Map<string, readonly TwinResource[]>();
+  const doc = twin.parts.model.doc;
+  const content = (resolve(doc, op.operation.requestBody).content ?? {}) as Record<string, Schema>;
+  const body = Object.values(content)[0]?.schema;
+  const sent = (resolve(doc, body).properties ?? {}) as Record<string, unknown>;
+  const answer = resolve(doc, responseSchema(doc, op.operation).schema);
+  const shown = (answer.properties ?? {}) as Record<string, unknown>;
+  for (const [name, schema] of Object.entries(sent)) {
+    // An id is text: a parameter of another type under the name (a charge's old integer `application_fee`) names none.
+    if (!admitsText(resolve(doc, schema), doc)) continue;
+    const expandable = (shown[name] as Schema | undefined)?.['x-expansionResources'] as Schema | undefined;
+    const refs = (expandable?.oneOf ?? []) as Schema[];
+    const resources = refs.flatMap((ref) => collectionsOf(twin, resolve(doc, ref)));
+    if (resources.length > 0) found.set(name, [...new Set(resources)]);
+  }
+  REFERENCES.set(op.operation, found);
+  return found;
+}
+
+/** Whether a parameter's schema takes text (`type: string`, or one of its `anyOf` does). */
+function admitsText(schema: Schema, doc: Schema): boolean {
+  if (schema.type === 'string') return true;
+  const options = (schema.anyOf ?? schema.oneOf ?? []) as unknown[];
+  return options.some((option) => resolve(doc, option).type === 'string');
+}
+
+/** The collections at the top of the paths whose items are objects of `schema` (`customer`). */
+function collectionsOf(twin: Twin, schema: Schema): TwinResource[] {
+  const named = ((schema.properties as Record<string, Schema> | undefined)?.object?.enum ?? []) as unknown[];
+  return twin.parts.model.resources.filter(
+    (resource) =>
+      resource.objectName !== undefined && named.includes(resource.objectName) && !resource.template.includes('{'),
+  );
+}
+
+/**
+ * Refuses, as the provider does, a body naming an object the twin does not hold (`customer=cus_x`:
+ * Stripe's `400` `resource_missing`, `No such customer: 'cus_x'`, its `param` the field), before
+ * anything is kept; only the parameters the request sent are read. With `unseen: "examples"`, or
+ * an id the provider knows without the twin holding it (the flows' `known`), nothing is refused.
+ */
+export async function checkReferences(
+  twin: Twin,
+  matched: MatchedOperation,
+  body: Record<string, unknown>,
+): Promise<void> {
+  if (twin.examples) return;
+  const references = referencesOf(twin, matched.op);
+  if (references.size === 0) return;
+  let read: Collections | undefined;
+  for (const [param, resources] of references) {
+    const id = body[param];
+    if (typeof id !== 'string' || id === '' || twin.parts.flows?.known?.(id) === true) continue;
+    read ??= await twin.parts.collections.get(twin.parts.name);
+    let held = false;
+    for (const resource of resources) {
+      const stored = await storedOf(twin, resource, read);
+      if (stored?.some((item) => item.id === id && !item.deleted) === true) held = true;
+    }
+    if (held) continue;
+    const refusal = missing(twin, resources[0] as TwinResource, id);
+    throw new Refusal({ ...refusal, status: 400, param });
+  }
 }

@@ -17,7 +17,7 @@ import type { MatchedOperation, TwinResource } from './twin-model.js';
 import { responseSchema } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { tombstone, view } from './twin-reads.js';
-import { heldOrMissing, memberTarget, missing, ownerOf } from './twin-references.js';
+import { checkReferences, heldOrMissing, memberTarget, missing, ownerOf } from './twin-references.js';
 import { sharing } from './twin-related.js';
 import { keyField, nextNumber, pathScope, picked, type Stored, sameKey, storedOf, whichOf } from './twin-stored.js';
 
@@ -33,6 +33,7 @@ export async function create(
   const parent = ownerOf(twin, matched);
   if (parent !== undefined && parent !== resource) await heldOrMissing(twin, matched, parent);
   checkSent(twin, resource, params.body, false);
+  await checkReferences(twin, matched, params.body);
   const { status, value } = exampleOfOperation(twin, matched);
   const object = (isRecord(value) ? value : {}) as Record<string, unknown>;
   const fields = fieldsOf(twin, matched);
@@ -100,6 +101,7 @@ export async function update(
 ): Promise<TwinAnswer> {
   const { parts } = twin;
   checkSent(twin, resource, params.body, true);
+  await checkReferences(twin, matched, params.body);
   const fields = fieldsOf(twin, matched);
   // What the provider's flows write beside the update (Stripe's proration invoice items): kept
   // with it, before or after its events as each says; dropped when the update is not made.
