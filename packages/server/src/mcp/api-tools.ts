@@ -109,6 +109,7 @@ const TOOL_NAMES: Readonly<Record<string, string>> = {
   'DELETE /api/namespaces/{ns}': 'delete_namespace',
   'POST /api/deliveries': 'send_delivery',
   'GET /api/deliveries': 'list_deliveries',
+  'GET /api/signature-schemes': 'list_signature_schemes',
   'GET /api/deliveries/{id}': 'get_delivery',
   'DELETE /api/deliveries/{id}': 'cancel_delivery',
   'GET /api/health': 'health',
