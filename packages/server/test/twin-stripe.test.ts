@@ -59,7 +59,9 @@ it("answers every operation of Stripe's 2024-04-10 document from its examples, t
     const body = (document.paths as Record<string, Record<string, Record<string, unknown>>>)[template]?.[method]
       ?.requestBody as { content?: Record<string, { schema?: { required?: unknown[] } }> } | undefined;
     const optional = additions?.[`${method.toUpperCase()} ${template}`]?.optional ?? [];
-    const required = body?.content?.['application/x-www-form-urlencoded']?.schema?.required ?? [];
+    // A file upload's body is multipart/form-data (POST /v1/files: `file` and `purpose`).
+    const content = body?.content?.['application/x-www-form-urlencoded'] ?? body?.content?.['multipart/form-data'];
+    const required = content?.schema?.required ?? [];
     return required.some((name) => !optional.includes(name as string));
   });
   expect(missing.sort()).toEqual(
