@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// An SDK's own generated API tests against mockpoint (docs/twins.md, "A twin of any document"):
+// openai-node's `tests/api-resources` (a Stainless SDK: it runs them against a mock server of its
+// OpenAPI document) run against the plain import of that document, then against the twin made of
+// it (`import --stateful --unseen examples`), each on a daemon of its own, and the two summaries
+// printed. The SDK is not in this repository: clone it at its tag and install its dependencies.
+//
+//   git clone --branch v7.5.0 --depth 1 <openai-node> /tmp/openai-node
+//   (cd /tmp/openai-node && npx -y pnpm@10.34.9 install --ignore-scripts \
+//      --config.manage-package-manager-versions=false)
+//   npx -y pnpm@10.34.9 build && node scripts/sdk-generated-tests.mjs /tmp/openai-node
+//
+// Every process listens on 127.0.0.1 and is stopped at the end.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const sdk = process.argv[2];
+if (sdk === undefined || !existsSync(join(sdk, 'api_reference/openapi.transformed.yml'))) {
+  console.error('usage: node scripts/sdk-generated-tests.mjs <openai-node checkout with its dependencies>');
+  process.exit(2);
+}
+const cli = resolve(import.meta.dirname, '../packages/server/bin/mockpoint.js');
+const documentPath = join(sdk, 'api_reference/openapi.transformed.yml');
+const work = mkdtempSync(join(tmpdir(), 'mockpoint-sdk-'));
+
+function freePort() {
+  return new Promise((done, failed) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+    server.on('error', failed);
+  });
+}
+
+async function runAgainst(label, importArgs, name) {
+  const file = join(work, `${name}.json`);
+  const made = spawnSync(
+    process.execPath,
+    [cli, 'import', documentPath, '--name', name, ...importArgs, '--out', file],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (made.status !== 0) throw new Error(`import (${label}) failed: ${made.stderr}`);
+  const port = await freePort();
+  const daemon = spawn(process.execPath, [cli, '--memory', '--port', String(port), '--config', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((ready, failed) => {
+    daemon.stdout.on('data', (chunk) => String(chunk).includes('listening on') && ready());
+    daemon.on('exit', (code) => failed(new Error(`the daemon (${label}) exited ${code}`)));
+  });
+  try {
+    const jest = spawnSync('npx', ['jest', '--runInBand', 'tests/api-resources'], {
+      cwd: sdk,
+      encoding: 'utf8',
+      env: { ...process.env, TEST_API_BASE_URL: `http://127.0.0.1:${port}/endpoint/${name}` },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const summary = `${jest.stdout}\n${jest.stderr}`.split('\n').find((line) => line.startsWith('Tests:'));
+    console.log(`${label}: ${summary ?? `no summary (jest exited ${jest.status})`}`);
+    return jest.status === 0;
+  } finally {
+    daemon.kill('SIGTERM');
+  }
+}
+
+try {
+  const plain = await runAgainst('plain import', [], 'openai');
+  const twin = await runAgainst('twin (--stateful --unseen examples)', ['--stateful', '--unseen', 'examples'], 'twin');
+  process.exitCode = plain && twin ? 0 : 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
