@@ -25,7 +25,8 @@ describe('WorkBudget', () => {
       order.push('small');
       return ticket as WorkTicket;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Every admission that could settle now has: the queue's promises and the turn after them.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual([]);
     expect(budget.waiting).toBe(2);
     first.release();
@@ -53,7 +54,8 @@ describe('WorkBudget', () => {
     const budget = new WorkBudget({ units: 4 * MB, threshold: MB, waitMs: 50 });
     const held = (await budget.admit(2 * MB)) as WorkTicket;
     const tooLarge = budget.admit(4 * MB);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The too-large one is in line first; the next is asked behind it.
+    await new Promise((resolve) => setImmediate(resolve));
     const fits = budget.admit(2 * MB);
     expect((await tooLarge).admitted).toBe(false);
     expect((await fits).admitted).toBe(true);

@@ -11,7 +11,7 @@ describe('the profile format', () => {
       pagination: { style: 'document' },
       list: { style: 'document', order: 'oldest' },
       timestamps: { format: 'iso', created: ['created_at'], updated: ['updated_at'] },
-      deleted: 'no-content',
+      deleted: 'document',
     });
   });
 
