@@ -147,8 +147,9 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
       expect((await octokit.rest.issues.listForRepo(repo)).data.map((issue) => issue.number)).toEqual([3, 2, 1]);
       expect((await octokit.rest.pulls.list(repo)).data.map((pull) => pull.number)).toEqual([3]);
 
-      // The hook: its ping, issues.opened, its copy to `to`, issues.opened, issue_comment.created, pull_request.opened.
-      await hooks.until(6);
+      // The hook: its ping, issues.opened, its copy to `to`, issues.opened, issue_comment.created, pull_request.opened,
+      // and the branch each pull_request fixture makes first (GitHub refuses a head it does not hold): create and push.
+      await hooks.until(10);
       const verifier = new Webhooks({ secret });
       // Every payload's repository is the one the hook's create implied (the ping's too), as kept.
       const kept = (await octokit.rest.repos.get(repo)).data;
@@ -172,6 +173,10 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
           'issues.opened',
           'issue_comment.created',
           'pull_request.opened',
+          'create',
+          'push',
+          'create',
+          'push',
         ].sort(),
       );
       // No hook of its own: `to` is signed with a new secret, answered.
