@@ -118,8 +118,9 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
   expect(operations.length).toBeGreaterThan(1000);
   const { daemon, name, root } = await twinDaemon('github', 'level');
   const twin = await requestJson(`${daemon.url}/api/endpoints/${name}/twin`);
-  // The document's operations and the twin's own two: the root directory at `…/contents` and `…/contents/`.
-  expect(twin.body).toMatchObject({ operations: operations.length + 2 });
+  // The document's operations and the twin's own five: the root directory at `…/contents` and `…/contents/`,
+  // and the refs GitHub answers beside its description: `GET …/git/refs`, `…/git/refs/`, `…/git/refs/{ref}`.
+  expect(twin.body).toMatchObject({ operations: operations.length + 5 });
   const answers = await sendEach(root, operations);
   expect(answers.filter((answer) => answer.body.includes('Unrecognized request URL'))).toEqual([]);
   // Each is answered, or refused in GitHub's form: 404 Not Found for what the twin never made
