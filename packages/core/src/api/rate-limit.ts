@@ -18,7 +18,7 @@ export type RateLimitStyle = string;
 /** The zod schema of a style's name: a registered one. */
 export const rateLimitStyleSchema = onFirstUse(() =>
   z.string().refine(isRateLimitStyle, {
-    error: (issue) => `${JSON.stringify(issue.input)} is no rate-limit style; one of ${rateLimitStyleNames()}`,
+    error: (issue) => `${shownStyle(issue.input)} is no rate-limit style; one of ${rateLimitStyleNames()}`,
   }),
 );
 
@@ -103,3 +103,9 @@ export const rateLimitSchema = onFirstUse(() =>
         "A token bucket per route (or per bucket name within the endpoint): the route answers while tokens remain, then 429 with Retry-After and the style's headers (docs/rate-limits.md).",
     }),
 );
+
+/** A style that is none, as a message may show it: 40 characters at most, quoted, no line breaks. */
+function shownStyle(input: unknown): string {
+  const text = JSON.stringify(typeof input === 'string' ? input.slice(0, 40) : input) ?? String(input);
+  return text.replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}

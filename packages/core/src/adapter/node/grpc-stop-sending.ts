@@ -5,7 +5,8 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
-import { constants, type Http2ServerRequest, type ServerHttp2Stream } from 'node:http2';
+import type { Http2ServerRequest, ServerHttp2Stream } from 'node:http2';
+import { nodeBuiltin } from '../../cache/node-builtin.js';
 
 /**
  * Once the answer is sent whole, a client still sending (a message over the limit, a call
@@ -20,7 +21,7 @@ export function stopSending(req: IncomingMessage, trailers: boolean): void {
   const stream = (req as unknown as Http2ServerRequest).stream as ServerHttp2Stream | undefined;
   if (stream === undefined || stillSent(stream, req) === false) return;
   const stop = () => {
-    if (stillSent(stream, req)) stream.close(constants.NGHTTP2_NO_ERROR);
+    if (stillSent(stream, req)) stream.close(nodeBuiltin('node:http2').constants.NGHTTP2_NO_ERROR);
   };
   // The compat response sends the trailers from its own `wantTrailers` listener, which was added first.
   if (trailers && stream.sentTrailers === undefined) stream.once('wantTrailers', () => setImmediate(stop));
