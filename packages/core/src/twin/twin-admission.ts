@@ -95,11 +95,7 @@ export class TwinAdmission {
   #refusal(seconds: number, units: number, budget: number, what: string): TooBusy['error'] {
     const limit = this.#profile.rateLimit;
     const size = `about ${Math.max(1, Math.round(units / MB))} MB of work`;
-    // Octokit's throttling plugin knows GitHub's secondary limit by these words.
-    const lead =
-      limit?.style === 'github'
-        ? 'You have exceeded a secondary rate limit.'
-        : 'Too many expensive requests hit the API at once.';
+    const lead = 'Too many expensive requests hit the API at once.';
     return {
       status: limit?.status ?? 429,
       type: 'rate_limit_error',
