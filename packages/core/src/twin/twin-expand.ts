@@ -64,10 +64,20 @@ class Budget {
   }
 }
 
-async function expandPath(node: unknown, parts: readonly string[], find: Finder, budget: Budget): Promise<void> {
+/**
+ * Walks `parts` below `node`, each id found counted against `budget`; `place`: the object put in
+ * the id's place (the expansion), else only weighed (what it will cost, before it is built).
+ */
+async function expandPath(
+  node: unknown,
+  parts: readonly string[],
+  find: Finder,
+  budget: Budget,
+  place = true,
+): Promise<void> {
   if (Array.isArray(node)) {
     for (const member of node) {
-      await expandPath(member, parts, find, budget);
+      await expandPath(member, parts, find, budget, place);
       // A page of 100 objects each cloned several times over is seconds of work: other requests between.
       await budget.turns.pause();
     }
@@ -77,14 +87,15 @@ async function expandPath(node: unknown, parts: readonly string[], find: Finder,
   const record = node as Record<string, unknown>;
   const [head, ...rest] = parts as [string, ...string[]];
   if (!Object.hasOwn(record, head)) return;
-  const value = record[head];
+  let value = record[head];
   if (typeof value === 'string') {
     const found = await find(value);
     if (found === undefined) return;
     budget.take(found.size);
-    record[head] = structuredClone(found.object);
+    value = place ? structuredClone(found.object) : found.object;
+    if (place) record[head] = value;
   }
-  if (rest.length > 0) await expandPath(record[head], rest, find, budget);
+  if (rest.length > 0) await expandPath(value, rest, find, budget, place);
 }
 
 /** Checks `paths` against Stripe's bounds before anything is looked up. */
@@ -122,28 +133,6 @@ export async function expandAnswer(
   for (const path of paths) await expandPath(answer, path.split('.'), find, budget);
 }
 
-async function measurePath(node: unknown, parts: readonly string[], find: Finder, budget: Budget): Promise<void> {
-  if (Array.isArray(node)) {
-    for (const member of node) {
-      await measurePath(member, parts, find, budget);
-      await budget.turns.pause();
-    }
-    return;
-  }
-  if (typeof node !== 'object' || node === null || parts.length === 0) return;
-  const record = node as Record<string, unknown>;
-  const [head, ...rest] = parts as [string, ...string[]];
-  if (!Object.hasOwn(record, head)) return;
-  let value = record[head];
-  if (typeof value === 'string') {
-    const found = await find(value);
-    if (found === undefined) return;
-    budget.take(found.size);
-    value = found.object;
-  }
-  if (rest.length > 0) await measurePath(value, rest, find, budget);
-}
-
 /**
  * About the bytes `answer` will hold once `paths` are expanded, measured without building
  * anything: what the daemon's budget of expensive work is asked for before the build. At most
@@ -160,7 +149,7 @@ export async function expandedSize(
   checkExpand(paths);
   const budget = new Budget(maxBytes, answerBytes);
   try {
-    for (const path of paths) await measurePath(answer, path.split('.'), find, budget);
+    for (const path of paths) await expandPath(answer, path.split('.'), find, budget, false);
   } catch (error) {
     if (error instanceof ExpandProblem) return maxBytes;
     throw error;
