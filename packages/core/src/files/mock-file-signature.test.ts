@@ -43,7 +43,11 @@ describe('a signature check and state in a mock file', () => {
   });
 
   it.each([
-    ['signature: { scheme: nope, secret: s }', 'UNKNOWN_SIGNATURE_SCHEME', /endpoints\[0\]\.signature: unknown signature scheme "nope": use one of /],
+    [
+      'signature: { scheme: nope, secret: s }',
+      'UNKNOWN_SIGNATURE_SCHEME',
+      /endpoints\[0\]\.signature: unknown signature scheme "nope": use one of /,
+    ],
     ['signature: { scheme: github }', 'INVALID_SIGNATURE_SECRET', /endpoints\[0\]\.signature: give the signing secret/],
     [
       'signature: { scheme: standard, secret: "whsec_!!" }',
