@@ -325,8 +325,10 @@ describe('--env-file', () => {
 
 describe('--help', () => {
   it('lists every setting of the table with its variable, flag and default', () => {
+    // A row is its flag's line and the lines under its text, read as one line.
+    const rows = HELP.replace(/\n {32}/g, ' ').split('\n');
     for (const spec of SETTING_LIST) {
-      const line = HELP.split('\n').find((text) => text.includes(` ${spec.env}`));
+      const line = rows.find((text) => text.includes(` ${spec.env}`));
       expect(line, spec.env).toBeDefined();
       if (spec.flag) expect(line).toContain(spec.flag);
       const fallback = defaultText(spec);

@@ -179,6 +179,79 @@ describe('mockpoint import from WireMock: equal to the peer (issue #71)', () => 
     expect(seen.mockpoint[0]).toEqual({ status: 201, body: '{"id":"o-1"}' });
   });
 
+  // Issue #86: POST /api/v1/orders was said to answer 404 NO_ROUTE_MATCHED where WireMock answers 201.
+  // The bytes a client sends vary: content type and charset, spacing, key order, number spelling,
+  // a chunked body; the mapping may give equalToJson as text, with ignoreExtraElements, or a JSONPath.
+  // Found: a mapping as WireMock's recorder writes it (ignoreArrayOrder on an order of one item) was
+  // left out, so the order was NO_ROUTE_MATCHED; an array of one is the same in any order.
+  it('POST /api/v1/orders as clients send it: the same answers as WireMock, 201 where it gives 201', async () => {
+    const orders = (name: string, status: number, bodyPatterns: unknown[]) => ({
+      name,
+      request: { method: 'POST', urlPath: `/api/v1/${name}`, bodyPatterns },
+      response: { status, headers: { 'Content-Type': 'application/json' }, jsonBody: { id: name } },
+    });
+    const mappings = {
+      mappings: [
+        { request: { method: 'ANY', urlPattern: '.*' }, priority: 100, response: { status: 418, body: 'fallback' } },
+        ...MAPPINGS.mappings.filter((mapping) => mapping.name === 'order, exact JSON'),
+        orders('text', 201, [{ equalToJson: ORDER }]),
+        orders('loose', 201, [{ equalToJson: '{"customer":{"id":42}}', ignoreExtraElements: true }]),
+        orders('path', 201, [{ matchesJsonPath: '$[?(@.customer.id == 42)]' }]),
+        // As WireMock's recorder writes a JSON body: the text, with ignoreArrayOrder and ignoreExtraElements.
+        orders('recorded', 201, [{ equalToJson: ORDER, ignoreArrayOrder: true, ignoreExtraElements: true }]),
+      ],
+    };
+    await wiremock.admin('DELETE', '/mappings');
+    await wiremock.admin('POST', '/mappings/import', mappings);
+    const dir = await makeTempDir('mockpoint-wiremock-orders-');
+    writeFileSync(join(dir, 'stubs.json'), JSON.stringify(mappings));
+    const imported = await runCli({ cwd: dir, args: ['import', 'stubs.json', '--name', 'wm', '--json'] });
+    expect(imported.code, imported.stderr).toBe(0);
+    const result = JSON.parse(imported.stdout) as { leftOut: unknown[]; mockFile: unknown };
+    expect(result.leftOut).toEqual([]);
+    writeFileSync(join(dir, 'mock.json'), JSON.stringify(result.mockFile));
+    const daemon = await startDaemon({ cwd: dir, args: ['--config', 'mock.json'] });
+    const bodies = [
+      ORDER,
+      '{ "total": 12.50, "items": [ { "qty": 2, "sku": "a" } ],\r\n  "customer": { "id": 42 } }',
+      '{"total":1.25e1,"customer":{"id":42.0},"items":[{"sku":"a","qty":2}]}',
+      `\n\t${ORDER}\n`,
+    ];
+    const types = [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json;charset=UTF-8',
+      'text/plain;charset=UTF-8',
+      'application/vnd.api+json',
+      undefined,
+    ];
+    const requests: Sent[] = [];
+    for (const name of ['orders', 'text', 'loose', 'path', 'recorded']) {
+      for (const body of bodies) {
+        for (const type of types) {
+          requests.push({
+            method: 'POST',
+            path: `/api/v1/${name}`,
+            ...(type === undefined ? {} : { headers: { 'content-type': type } }),
+            body,
+          });
+        }
+      }
+    }
+    const seen = await both(`${daemon.url}/endpoint/wm`, requests);
+    expect(seen.wiremock.filter((answer) => answer.status === 201)).toHaveLength(requests.length);
+    expect(seen.mockpoint).toEqual(seen.wiremock);
+    // A chunked body (no Content-Length), as a streaming client sends one.
+    const chunked = (base: string) =>
+      fetch(`${base}/api/v1/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob([ORDER]).stream(),
+        duplex: 'half',
+      } as RequestInit).then(async (answer) => ({ status: answer.status, body: await answer.text() }));
+    expect(await chunked(`${daemon.url}/endpoint/wm`)).toEqual(await chunked(wiremock.url));
+  });
+
   it("a mapping WireMock's recorder wrote for GET /rec/search?q=x&page=2 (hasExactly query parameters)", async () => {
     const peer = await startPeerApi((request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });

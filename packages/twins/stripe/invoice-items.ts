@@ -57,6 +57,7 @@ function quantityOf(sent: Obj): { decimal: string; units: number } | FlowError {
     return invalidRequest(
       'You may only specify one of these parameters: quantity, quantity_decimal.',
       'quantity_decimal',
+      'parameters_exclusive',
     );
   }
   if (sent.quantity_decimal === undefined) {
@@ -64,11 +65,22 @@ function quantityOf(sent: Obj): { decimal: string; units: number } | FlowError {
     return { decimal: String(units), units };
   }
   const text = String(sent.quantity_decimal);
+  if (text === '')
+    return invalidRequest('Invalid decimal: an empty value.', 'quantity_decimal', 'parameter_invalid_empty');
+  // Stripe's codes name no decimal of its own: a number it cannot take is `parameter_invalid_integer`.
+  if (/^-\d+(?:\.\d+)?$/.test(text)) {
+    return invalidRequest(
+      'This value must be greater than or equal to 0.',
+      'quantity_decimal',
+      'parameter_invalid_integer',
+    );
+  }
   const parts = DECIMAL.exec(text);
   if (parts === null) {
     return invalidRequest(
       `Invalid decimal: ${text.slice(0, 40)}. quantity_decimal is a non-negative decimal with at most 12 decimal places.`,
       'quantity_decimal',
+      'parameter_invalid_integer',
     );
   }
   const whole = String(BigInt(parts[1] as string));

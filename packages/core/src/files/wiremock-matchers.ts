@@ -198,10 +198,14 @@ export function addBodyPatterns(match: RequestFilter, patterns: unknown[]): stri
   return undefined;
 }
 
-/** Whether `value` holds an array (at any depth). */
-function holdsArray(value: unknown): boolean {
-  if (Array.isArray(value)) return true;
-  return isObject(value) && Object.values(value).some(holdsArray);
+/**
+ * Whether `value` holds an array of two or more elements, at any depth: there alone does the order
+ * of elements count. An array of one element (as `items` of a recorded order) is the same in any
+ * order, so WireMock's `ignoreArrayOrder` (its recorder writes it on every JSON body) changes nothing.
+ */
+function holdsOrderedArray(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 1 || value.some(holdsOrderedArray);
+  return isObject(value) && Object.values(value).some(holdsOrderedArray);
 }
 
 /**
@@ -235,8 +239,8 @@ function jsonBodyPattern(pattern: Json): { body: unknown } | { equals: unknown }
       return 'its JSON does not parse';
     }
   }
-  if (pattern.ignoreArrayOrder === true && holdsArray(value)) {
-    return 'ignoreArrayOrder: arrays are compared in order here, so a body WireMock matches would be refused';
+  if (pattern.ignoreArrayOrder === true && holdsOrderedArray(value)) {
+    return 'ignoreArrayOrder: arrays of two or more elements are compared in order here, so a body WireMock matches would be refused';
   }
   const inexact = inexactNumber(value);
   if (inexact !== undefined) {

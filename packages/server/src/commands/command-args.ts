@@ -139,7 +139,7 @@ function optionRows(block: string): HelpRow[] {
 }
 
 /**
- * A command's "Options:" block in aligned columns (flag, variable, text), `-h, --help` last,
+ * A command's "Options:" block in aligned columns (flag, text with its variable), `-h, --help` last,
  * from blocks of rows as {@link optionRows} reads them.
  */
 export function optionsHelp(...blocks: string[]): string {
@@ -147,6 +147,6 @@ export function optionsHelp(...blocks: string[]): string {
   const lines = helpColumns(all);
   const header = all.every(({ env }) => env === '')
     ? 'Options:'
-    : 'Options (and the environment variable each falls back to):';
+    : 'Options (and, after its text, the environment variable each falls back to):';
   return `${header}\n${lines.join('\n')}\n`;
 }

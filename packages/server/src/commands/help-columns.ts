@@ -1,8 +1,9 @@
 /**
- * The option lines of every `--help` (the daemon's and each command's): flag,
- * environment variable and text in aligned columns, each text wrapped at word
- * boundaries (a row's lines as one paragraph) so that a line fits in {@link HELP_WIDTH} columns, its further
- * lines starting at the text column.
+ * The option lines of every `--help` (the daemon's and each command's): the flag,
+ * then its text at one column that is the same in every help ({@link TEXT_COLUMN}),
+ * the environment variable it falls back to last in the text; each text wrapped at
+ * word boundaries (a row's lines as one paragraph) so that a line fits in
+ * {@link HELP_WIDTH} columns, its further lines starting at the text column.
  *
  * @module
  */
@@ -17,11 +18,15 @@ export interface HelpRow {
   text: string[];
 }
 
-/** The widest a help line is made, where the text column leaves room (see {@link MIN_TEXT_WIDTH}). */
+/** The widest a help line is made. */
 const HELP_WIDTH = 100;
 
-/** Texts are wrapped only when the text column leaves them this many columns. */
-const MIN_TEXT_WIDTH = 40;
+/**
+ * Where every text starts, in every `--help` alike: two spaces, a flag column of 28, two spaces.
+ * A longer flag (the daemon's `--graphql-subscription-interval-ms <ms>`) stands on its own line,
+ * its text starting on the next at the same column.
+ */
+export const TEXT_COLUMN = 32;
 
 /** `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole). */
 function wrap(text: string, width: number): string[] {
@@ -37,17 +42,20 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** The rows as aligned lines: `  flag  VARIABLE  text`, continuation lines under the text. */
+/**
+ * The rows as lines: `  flag` then the text at {@link TEXT_COLUMN}, wrapped to {@link HELP_WIDTH},
+ * the environment variable last in it (`(env: MOCKPOINT_URL)`); a row without a flag shows its
+ * variable in the flag's place.
+ */
 export function helpColumns(rows: readonly HelpRow[]): string[] {
-  const flagWidth = Math.max(...rows.map(({ flag }) => flag.length)) + 2;
-  const envWidth = Math.max(...rows.map(({ env }) => env.length));
-  const textColumn = 2 + flagWidth + (envWidth === 0 ? 0 : envWidth + 2);
-  const room = HELP_WIDTH - textColumn;
+  const indent = ' '.repeat(TEXT_COLUMN);
   return rows.flatMap(({ flag, env, text }) => {
-    // A text's lines are one paragraph, wrapped again to the room there is.
-    const lines = room < MIN_TEXT_WIDTH ? text : wrap(text.join(' '), room);
-    const [first = '', ...more] = lines;
-    const head = `  ${flag.padEnd(flagWidth)}${envWidth === 0 ? '' : env.padEnd(envWidth + 2)}${first}`;
-    return [head, ...more.map((line) => `${' '.repeat(textColumn)}${line}`)];
+    const head = flag === '' ? env : flag;
+    // `(env: NAME)` is kept on one line: joined by a no-break space while wrapped.
+    const said = flag === '' || env === '' ? text.join(' ') : `${text.join(' ')} (env:\u00a0${env})`;
+    const lines = wrap(said, HELP_WIDTH - TEXT_COLUMN).map((line) => `${indent}${line.replaceAll('\u00a0', ' ')}`);
+    const first = `  ${head}`;
+    if (first.length + 2 > TEXT_COLUMN) return [first, ...lines];
+    return [`${first.padEnd(TEXT_COLUMN)}${(lines[0] as string).slice(TEXT_COLUMN)}`, ...lines.slice(1)];
   });
 }

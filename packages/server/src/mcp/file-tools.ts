@@ -6,24 +6,17 @@
  *
  * @module
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { MockpointClient } from '@mockpoint/core/client';
 import {
   type AdminTarget,
   applyMockFile,
   exportMockFile,
-  harMockFile,
-  jsonServerMockFile,
-  type LeftOut,
-  pactMockFileInTurns,
   parseMockFile,
   parseMockFileInTurns,
 } from '@mockpoint/core/files';
-import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { type AnswerBudget, escapedPrefix } from './answer-budget.js';
 import type { ToolAnswer } from './api-tools.js';
+import { TEXT_IMPORT_KINDS, textImporter } from './text-imports.js';
 
 /** What one call shares with the other calls of its MCP message. */
 export interface CallContext {
@@ -46,11 +39,6 @@ export interface FileTool {
 
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: "The endpoint's name" };
 const FORMAT = { type: 'string', enum: ['json', 'yaml'], description: 'The mock file format (default json)' };
-/**
- * Sampled schema nodes and answer values of one OpenAPI import (openapi-routes.ts; the CLI's is
- * 10 M): the daemon writes the mock file's text, checks it (a YAML parse, ~1 s a MB) and answers it.
- */
-const MAX_IMPORT_WORK = 200_000;
 /** Largest mock file or document text a tool takes (the API's own limits apply to what it writes). */
 const MAX_TEXT = 16 * 1024 * 1024;
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -107,50 +95,6 @@ function formatOf(args: Record<string, unknown>): 'json' | 'yaml' {
   const format = args.format ?? 'json';
   if (format !== 'json' && format !== 'yaml') throw argument('"format" is json or yaml');
   return format;
-}
-
-/** One thing an import left out, as `mockpoint import` prints it (without its prefix). */
-function leftOutNote({ what, why }: LeftOut): string {
-  return `left out ${what}: ${why}`;
-}
-
-/** The mock file text an import makes from `source` (a document's text) of `kind`. */
-async function importedText(kind: string, source: string, name: string): Promise<{ text: string; notes: string[] }> {
-  if (kind === 'graphql')
-    return { text: JSON.stringify({ version: 1, endpoints: [{ name, graphql: source }] }), notes: [] };
-  if (kind === 'har') {
-    const imported = await harMockFile(source, { name });
-    return { text: imported.text, notes: imported.skipped.map(leftOutNote) };
-  }
-  if (kind === 'json-server') {
-    const imported = jsonServerMockFile(source, { name });
-    return { text: imported.text, notes: imported.skipped.map(leftOutNote) };
-  }
-  if (kind === 'pact') {
-    // A long file a slice per event-loop turn, as the routes API reads a long list.
-    const imported = await pactMockFileInTurns(source, { name });
-    return { text: imported.text, notes: imported.leftOut.map(leftOutNote) };
-  }
-  // The OpenAPI reader takes a file: the text goes to a private temporary one. Its $refs into
-  // other files are refused: they would read any file of the daemon's machine (its CA key, …).
-  const dir = mkdtempSync(join(tmpdir(), 'mockpoint-mcp-'));
-  try {
-    const file = join(dir, source.trimStart().startsWith('{') ? 'openapi.json' : 'openapi.yaml');
-    writeFileSync(file, source);
-    const { routes, skipped } = await openApiRoutes(file, { fileRefs: false, maxWork: MAX_IMPORT_WORK }).catch(
-      (error: unknown) => {
-        throw Object.assign(new Error(`not a readable OpenAPI document: ${(error as Error).message}`), {
-          code: 'OPENAPI_UNREADABLE',
-        });
-      },
-    );
-    return {
-      text: JSON.stringify({ version: 1, endpoints: [{ name, routes }] }),
-      notes: skipped.map((op) => `skipped ${op.method} ${op.path}: ${op.reason}`),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 export const FILE_TOOLS: readonly FileTool[] = [
@@ -287,7 +231,7 @@ export const FILE_TOOLS: readonly FileTool[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        kind: { type: 'string', enum: ['openapi', 'har', 'pact', 'json-server', 'graphql'] },
+        kind: { type: 'string', enum: TEXT_IMPORT_KINDS },
         text: { type: 'string', description: "The document's text (JSON or YAML for OpenAPI)" },
         name: NAME,
         apply: { type: 'boolean', description: 'Also apply the mock file to the daemon' },
@@ -295,11 +239,9 @@ export const FILE_TOOLS: readonly FileTool[] = [
       required: ['kind', 'text', 'name'],
     },
     async call(target, _client, args) {
-      const kind = args.kind;
-      if (kind !== 'openapi' && kind !== 'har' && kind !== 'pact' && kind !== 'json-server' && kind !== 'graphql') {
-        throw argument('"kind" is openapi, har, pact, json-server or graphql');
-      }
-      const imported = await importedText(kind, text(args, 'text'), endpointName(args));
+      const importer = textImporter(args.kind);
+      if (importer === undefined) throw argument(`"kind" is ${TEXT_IMPORT_KINDS.join(', ')}`);
+      const imported = await importer(text(args, 'text'), endpointName(args));
       // Checked as any mock file (a GraphQL schema is built) before it is answered or applied; a long one a
       // slice of routes per event-loop turn, as the routes API reads a long list.
       const file = await parseMockFileInTurns(imported.text, {
