@@ -4,11 +4,18 @@
 //   `GET /issues?filter=all&per_page=1`, then on `GET /search/issues?q=…`: each request read and
 //   sorted every issue before (health worst 4.1-7.2 s, 1-20 requests/s); now a list and a search
 //   read an index built once per change of the state, through the daemon's budget of expensive work.
-// - H3: 100 Stripe customers of ~78 KB, 20 clients on `GET /v1/payment_intents?limit=100` with two
-//   customer expansions (each answer ~15 MB, under the 16 MiB `expand_too_large` cap): every answer
-//   was built at once (health worst 5.6-9.5 s, RSS +600 MB); now they are admitted through the
-//   daemon's budget of expensive work, and past it answered Stripe's 429 with Retry-After: RSS
-//   bounded. (Health is logged, not yet held to 1 s there: see the test.)
+// - H3: 100 Stripe customers of ~52 KB, 20 clients on `GET /v1/payment_intents?limit=100` with four
+//   customer expansions (each answer ~15.7 MB, under the 16 MiB `expand_too_large` cap): every
+//   answer was built at once (health worst 5.6-9.5 s, RSS +600 MB), then through the budget but
+//   written by one `JSON.stringify` each (health and a cheap request 0.9-2.5 s); now admitted
+//   through the daemon's budget, past it answered Stripe's 429 with Retry-After, and written in
+//   event-loop turns (turns/json-in-turns.ts).
+// The bound, 1 s, is the behaviour on a quiet machine. On a busy one (these tests share 2 cores with
+// others) /api/health itself is slower whatever the daemon does, so each test first measures, in
+// the same run, the worst latency of health and of a cheap request of the same twin while 20
+// clients loop on that cheap request, and allows 3 times that when it is more than a third of a
+// second: a daemon that blocks for each expensive request (the code before) is 10-100 times its
+// baseline, not 3.
 // Every process listens on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
 import { requestJson, useDaemons } from './helpers/daemon.js';
@@ -21,42 +28,90 @@ useDaemons();
 const MB = 1024 * 1024;
 const GITHUB = { authorization: 'token ghp_budget', 'content-type': 'application/json' };
 const STRIPE = { authorization: 'Bearer sk_test_budget', 'content-type': 'application/x-www-form-urlencoded' };
-/** Room to seed 8,100 issues in one PUT of their collection (10 MB). */
-const SEEDING = ['--max-body-bytes', String(32 * MB)];
+/**
+ * Room to seed 8,100 issues in one PUT of their collection: each is the issue the twin made (a few
+ * KB of URLs holding the port), so the body is tens of MB; at 32 MB a long port number could pass
+ * the limit and the daemon refused the PUT before it was sent whole (EPIPE, a flake of this file).
+ */
+const SEEDING = ['--max-body-bytes', String(96 * MB)];
 
 /** `clients` loops asking `url` for `ms`; each answer's status counted, and its body read whole. */
 async function load(url: string, headers: Record<string, string>, clients: number, ms: number) {
   const statuses = new Map<number, number>();
-  const refusals: { status: number; retryAfter: string | null; body: string }[] = [];
+  const refusals: { status: number; retryAfter: string | null; shouldRetry: string | null; body: string }[] = [];
   const until = performance.now() + ms;
+  let worstMs = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (performance.now() < until) {
+        const started = performance.now();
         const response = await fetch(url, { headers });
         const body = new Uint8Array(await response.arrayBuffer());
+        worstMs = Math.max(worstMs, performance.now() - started);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         if (response.status !== 200 && refusals.length < 5) {
           const text = new TextDecoder().decode(body.subarray(0, 2000));
-          refusals.push({ status: response.status, retryAfter: response.headers.get('retry-after'), body: text });
+          const { headers } = response;
+          refusals.push({
+            status: response.status,
+            retryAfter: headers.get('retry-after'),
+            shouldRetry: headers.get('stripe-should-retry'),
+            body: text,
+          });
         }
       }
     }),
   );
-  return { statuses: Object.fromEntries(statuses), refusals };
+  return { statuses: Object.fromEntries(statuses), refusals, worstMs: Math.round(worstMs) };
 }
 
-function healthy(report: HealthReport, seen: string, rssMb: number): void {
+/**
+ * PUTs the seed (tens of MB) and its answer; a connection cut while it was sent (EPIPE, seen only
+ * on a machine with a load average of 20 or more) is tried again, twice at most: the seed is the
+ * setup, not what the test holds the daemon to.
+ */
+async function seed(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await requestJson(url, { method: 'PUT', body });
+    } catch (error) {
+      if (tried === 3) throw error;
+    }
+  }
+}
+
+/** The worst of health's and of the requests' latencies while 20 clients loop on the cheap `url` for `ms`. */
+async function baseline(
+  daemon: { url: string; child: { pid?: number } },
+  url: string,
+  headers: Record<string, string>,
+  ms: number,
+) {
+  const watch = await watchHealth(daemon.url, daemon.child.pid as number);
+  const seen = await load(url, headers, 20, ms);
+  const report = await watch.stop();
+  expect(Object.keys(seen.statuses), JSON.stringify(seen)).toEqual(['200']);
+  return Math.max(report.worstMs, seen.worstMs);
+}
+
+/**
+ * The most a latency may be: 1 s, or 3 times the baseline's on a machine too busy for that (see the
+ * top), never more than 5 s (what the code before the budget took on a quiet machine: 4-9.5 s).
+ */
+function boundOf(baselineMs: number): number {
+  return Math.min(5_000, Math.max(1_000, 3 * baselineMs));
+}
+
+function healthy(report: HealthReport, seen: string, rssMb: number, bound: number): void {
   expect(report.failed, seen).toBe(0);
-  expect(report.worstMs, seen).toBeLessThan(1_000);
+  expect(report.worstMs, seen).toBeLessThan(bound);
   expect(report.rssPeak - report.rssStart, seen).toBeLessThan(rssMb * MB);
 }
 
 describe.each(['memory', 'level'] as const)('the daemon under expensive twin reads (%s)', (store) => {
-  // Health within 1 s is the behaviour (4-7 s before); a loaded machine can add a second to one
-  // ask (the daemon then used 0.3 s of CPU in 3 s): a second and third try tell the two apart.
+  // Health within 1 s is the behaviour (4-7 s before), or 3 times the baseline on a busy machine.
   it('H2: lists and searches 8,100 GitHub issues for 20 clients, health within 1 s', {
     timeout: 180_000,
-    retry: 2,
   }, async () => {
     const { daemon, name, root } = await twinDaemon('github', store, {}, SEEDING);
     for (let r = 0; r < 50; r++) {
@@ -89,7 +144,8 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
       };
       return { id: String(number), scope: `octocat/${repo}`, deleted: false, object };
     });
-    expect((await requestJson(collection, { method: 'PUT', body: issues })).status).toBe(200);
+    expect(JSON.stringify(issues).length, 'the seed fits the body limit').toBeLessThan(96 * MB);
+    expect((await seed(collection, issues)).status).toBe(200);
 
     const list = `${root}/issues?filter=all&per_page=1`;
     const search = `${root}/search/issues?q=dogs&per_page=1`;
@@ -97,6 +153,9 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
     expect((newest.body as { id: number }[])[0]?.id).toBe(8_100);
     expect((await requestJson(search, { headers: GITHUB })).body).toMatchObject({ total_count: 2_700 });
 
+    // The cheap request: one repository's page of one issue.
+    const cheapMs = await baseline(daemon, `${root}/repos/octocat/r7/issues?per_page=1`, GITHUB, 3_000);
+    const bound = boundOf(cheapMs);
     for (const [what, url] of [
       ['GET /issues', list],
       ['GET /search/issues', search],
@@ -104,10 +163,10 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
       const watch = await watchHealth(daemon.url, daemon.child.pid as number);
       const seen = await load(url, GITHUB, 20, 3_000);
       const report = await watch.stop();
-      const said = `${what} (${store}): ${JSON.stringify(seen)} ${JSON.stringify(report)}`;
+      const said = `${what} (${store}): ${JSON.stringify(seen)} ${JSON.stringify(report)} baseline ${Math.round(cheapMs)} ms`;
       console.info(`H2 ${said}`);
       expect(Object.keys(seen.statuses), said).toEqual(['200']);
-      healthy(report, said, 200);
+      healthy(report, said, 200, bound);
     }
     // A change is read at once: the index is built again.
     const added = await requestJson(`${root}/repos/octocat/r1/issues`, {
@@ -120,15 +179,15 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
     expect((await requestJson(search, { headers: GITHUB })).body).toMatchObject({ total_count: 2_701 });
   });
 
-  it('H3: builds twenty 15 MB Stripe answers through the budget, the rest 429 with Retry-After, RSS bounded', {
+  it('H3: builds twenty 15.7 MB Stripe answers through the budget, the rest 429, health and a cheap read within 1 s', {
     timeout: 180_000,
   }, async () => {
     const { daemon, root } = await twinDaemon('stripe', store);
-    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, k) => [`metadata[k${k}]`, 'm'.repeat(500)]));
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, k) => [`metadata[k${k}]`, 'm'.repeat(250)]));
     let customer = '';
     for (let c = 0; c < 100; c++) {
-      // ~78 KB each: Stripe's most metadata and a field the document leaves unbounded.
-      const form = { email: `c${c}@example.com`, 'tax[ip_address]': 'p'.repeat(52_000), ...metadata };
+      // ~52 KB each: Stripe's most metadata keys and a field the document leaves unbounded.
+      const form = { email: `c${c}@example.com`, 'tax[ip_address]': 'p'.repeat(38_000), ...metadata };
       const made = await fetch(`${root}/v1/customers`, {
         method: 'POST',
         headers: STRIPE,
@@ -143,12 +202,21 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
       });
       expect(paid.status).toBe(200);
     }
-    const heavy = `${root}/v1/payment_intents?limit=100&expand[]=data.customer&expand[]=data.latest_charge.customer`;
+    const customers = [
+      'customer',
+      'latest_charge.customer',
+      'latest_charge.payment_intent.customer',
+      'payment_method.customer',
+    ];
+    const heavy = `${root}/v1/payment_intents?limit=100&${customers.map((path) => `expand[]=data.${path}`).join('&')}`;
     const one = await fetch(heavy, { headers: STRIPE });
     const size = (await one.arrayBuffer()).byteLength;
     expect(one.status).toBe(200);
-    expect(size).toBeGreaterThan(14 * MB);
+    expect(size).toBeGreaterThan(15 * MB);
     expect(size).toBeLessThan(16 * MB);
+    // The cheap request, a customer (52 KB), timed as health is: its baseline first.
+    const cheapUrl = `${root}/v1/customers/${customer}`;
+    const bound = boundOf(await baseline(daemon, cheapUrl, STRIPE, 3_000));
 
     const watch = await watchHealth(daemon.url, daemon.child.pid as number);
     // A cheap request of the same twin all through, timed as health is.
@@ -157,7 +225,7 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
     const cheap = (async () => {
       while (loading) {
         const started = performance.now();
-        const answer = await fetch(`${root}/v1/customers/${customer}`, { headers: STRIPE });
+        const answer = await fetch(cheapUrl, { headers: STRIPE });
         await answer.arrayBuffer();
         expect(answer.status).toBe(200);
         cheapWorst = Math.max(cheapWorst, performance.now() - started);
@@ -168,7 +236,7 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
     loading = false;
     await cheap;
     const report = await watch.stop();
-    const said = `(${store}): ${JSON.stringify({ ...seen, refusals: seen.refusals.slice(0, 1) })} cheap ${Math.round(cheapWorst)} ms ${JSON.stringify(report)}`;
+    const said = `(${store}): ${JSON.stringify({ ...seen, refusals: seen.refusals.slice(0, 1) })} cheap ${Math.round(cheapWorst)} ms ${JSON.stringify(report)} bound ${Math.round(bound)} ms`;
     console.info(`H3 ${said}`);
     expect(seen.statuses[200], said).toBeGreaterThan(0);
     // Twenty at once are past the budget: some wait their turn, the rest are told to come back.
@@ -179,12 +247,12 @@ describe.each(['memory', 'level'] as const)('the daemon under expensive twin rea
     ).toEqual([]);
     for (const refusal of seen.refusals) {
       expect(Number(refusal.retryAfter), said).toBeGreaterThanOrEqual(1);
+      // Stripe's own 429 (the profile's busy style): stripe-node retries it, after Retry-After.
+      expect(refusal.shouldRetry, said).toBe('true');
       expect(JSON.parse(refusal.body), said).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit' } });
       expect(refusal.body, said).toMatch(/budget of expensive work/);
     }
-    // Health within 1 s is not yet held here: each answer's JSON.stringify and the collections of
-    // its garbage still block the loop 1-3 s on a loaded machine (logged above; #86, what is left).
-    expect(report.failed, said).toBe(0);
-    expect(report.rssPeak - report.rssStart, said).toBeLessThan(250 * MB);
+    healthy(report, said, 250, bound);
+    expect(cheapWorst, said).toBeLessThan(bound);
   });
 });

@@ -50,6 +50,16 @@ export interface RateTake {
 export interface RefusedTake extends RateTake {
   /** Milliseconds until the next token. */
   readonly retryMs: number;
+  /**
+   * Why mockpoint refused, when it is not a route's empty bucket (the daemon's budget of expensive
+   * work, turns/work-budget.ts): each style says it in its message, after the provider's words.
+   */
+  readonly note?: string;
+}
+
+/** `message` with mockpoint's note of `take`, when it has one. */
+function noted(message: string, take: RefusedTake): string {
+  return take.note === undefined ? message : `${message} (mockpoint: ${take.note})`;
 }
 
 /** One style: what an answer that got its token carries, and the `429` of one that did not. */
@@ -94,7 +104,10 @@ const BUILT_IN: Record<string, RateLimitShape> = {
         success: false,
         error: {
           code: 'RATE_LIMITED',
-          message: `route ${route} allows ${take.limit} requests per ${take.windowMs} ms; retry in ${wait} s`,
+          message:
+            take.note === undefined
+              ? `route ${route} allows ${take.limit} requests per ${take.windowMs} ms; retry in ${wait} s`
+              : take.note,
           details: { route, limit: take.limit, windowMs: take.windowMs, retryAfter: wait },
         },
       };
@@ -108,15 +121,18 @@ const BUILT_IN: Record<string, RateLimitShape> = {
       'x-ratelimit-used': String(take.limit - take.remaining),
       'x-ratelimit-resource': 'core',
     }),
-    refused: () => ({
-      message: "API rate limit exceeded for this client. (mockpoint: the route's rateLimit bucket is empty.)",
+    refused: (take) => ({
+      message:
+        take.note === undefined
+          ? "API rate limit exceeded for this client. (mockpoint: the route's rateLimit bucket is empty.)"
+          : noted('API rate limit exceeded for this client.', take),
       documentation_url: `${GITHUB_LIMITS}#exceeding-the-rate-limit`,
       status: '429',
     }),
   },
   'github-secondary': {
-    refused: () => ({
-      message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+    refused: (take) => ({
+      message: noted('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', take),
       documentation_url: `${GITHUB_LIMITS}#about-secondary-rate-limits`,
       status: '429',
     }),
@@ -129,7 +145,10 @@ const BUILT_IN: Record<string, RateLimitShape> = {
     }),
     refused: (take) => ({
       error: {
-        message: `Rate limit reached for requests: Limit ${take.limit}, Used ${take.limit}, Requested 1. Please try again in ${openAiDuration(take.retryMs)}.`,
+        message: noted(
+          `Rate limit reached for requests: Limit ${take.limit}, Used ${take.limit}, Requested 1. Please try again in ${openAiDuration(take.retryMs)}.`,
+          take,
+        ),
         type: 'requests',
         param: null,
         code: 'rate_limit_exceeded',
@@ -139,11 +158,14 @@ const BUILT_IN: Record<string, RateLimitShape> = {
     refusedHeaders: (take) => ({ 'retry-after-ms': String(take.retryMs) }),
   },
   stripe: {
-    refused: () => ({
+    refused: (take) => ({
       error: {
         code: 'rate_limit',
         doc_url: 'https://stripe.com/docs/error-codes/rate-limit',
-        message: 'Too many requests hit the API too quickly. We recommend an exponential backoff of your requests.',
+        message: noted(
+          'Too many requests hit the API too quickly. We recommend an exponential backoff of your requests.',
+          take,
+        ),
         type: 'rate_limit_error',
       },
     }),

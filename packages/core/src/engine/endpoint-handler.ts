@@ -23,6 +23,7 @@ import type { Journal } from '../journal/journal.js';
 import { BY_RECORD, type RecordedRequest } from '../journal/journal-entry.js';
 import { DEFAULT_LIMITS, DEFAULT_MAX_BODY_BYTES } from '../registry/limits.js';
 import { MAX_TIMED_MOVES, StateTimers } from '../state/state-timers.js';
+import type { WorkBudget } from '../turns/work-budget.js';
 import type { TwinTable } from '../twin/twin-table.js';
 import type { ReplayGuard } from '../webhook/replay-guard.js';
 import type { EndpointService } from './endpoint-service.js';
@@ -91,6 +92,8 @@ export interface EndpointHandlerOptions {
   maxBodyBytes?: number;
   /** What a collection may hold (resource routes' writes). @default the settings table's */
   collectionLimits?: CollectionLimits;
+  /** The daemon's budget of expensive work (a resource route's `_expand`s). @default none */
+  workBudget?: WorkBudget;
   /** The app's open WebSocket connections, for their limit per name. @default no limit checked */
   sockets?: PipelineParts['sockets'];
   /** The clock of routes' rate limits, in ms. @default the app's clock (`clock`) */
@@ -146,6 +149,7 @@ export class EndpointHandler {
       },
       report: (error, request) => this.reportUnexpected(error, request),
       sockets: options.sockets,
+      workBudget: options.workBudget,
       rateBuckets: new RateBuckets(options.rateLimitNow ?? (() => clock.now()), options.rateBucketStore),
       clock,
       timers:

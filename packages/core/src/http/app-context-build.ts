@@ -192,6 +192,7 @@ class BuiltContext implements AppContext {
       proxy: made.proxy,
       maxBodyBytes: resolved.maxBodyBytes,
       collectionLimits: resolved,
+      ...(options.workBudget === undefined ? {} : { workBudget: options.workBudget }),
       sockets: made.sockets,
       rateLimitNow: options.rateLimitNow,
       steps: options.steps,

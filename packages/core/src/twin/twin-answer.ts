@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { TooBusy } from './twin-admission.js';
 import { ParamProblem } from './twin-body.js';
 import { ExpandProblem } from './twin-expand.js';
 import type { FlowError } from './twin-flows.js';
@@ -59,7 +58,7 @@ export class Refusal extends Error {
 
 /** The provider's error a request's failure answers (`undefined`: not one a request brings). */
 export function refusalOf(error: unknown): FlowError | undefined {
-  if (error instanceof Refusal || error instanceof TooBusy) return error.error;
+  if (error instanceof Refusal) return error.error;
   if (error instanceof SearchProblem || error instanceof ExpandProblem) {
     const param = error instanceof SearchProblem ? 'query' : 'expand';
     return { status: 400, type: 'invalid_request_error', code: error.code, message: error.message, param };

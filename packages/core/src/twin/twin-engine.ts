@@ -30,6 +30,7 @@
  * @module
  */
 import { deleteOrAct, listOrOwned, other, owned } from './twin-actions.js';
+import { TooBusy } from './twin-admission.js';
 import { type Asked, type EventHeard, Refusal, refusalOf, type TwinAnswer, type TwinRequest } from './twin-answer.js';
 import { checkAuth, credentialOf } from './twin-auth.js';
 import { readParams, TooLong, type TwinParams } from './twin-body.js';
@@ -236,6 +237,8 @@ export class TwinEngine {
       );
       return keyed(answer, id, ids);
     } catch (error) {
+      // The daemon's budget of expensive work was full: the provider's rate-limit refusal (twin-admission.ts).
+      if (error instanceof TooBusy) return this.#stamped(error.answer, id);
       const tooLong = this.#parts.flows?.tooLong;
       const refusal =
         error instanceof TooLong && tooLong !== undefined && template !== undefined

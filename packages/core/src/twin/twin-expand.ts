@@ -65,19 +65,21 @@ class Budget {
 }
 
 /**
- * Walks `parts` below `node`, each id found counted against `budget`; `place`: the object put in
- * the id's place (the expansion), else only weighed (what it will cost, before it is built).
+ * Walks `parts` below `node` (at the dotted place `at`), each id found counted against `budget`;
+ * `place`: the object put in the id's place (the expansion), else only weighed (what it will
+ * cost, before it is built).
  */
 async function expandPath(
   node: unknown,
   parts: readonly string[],
   find: Finder,
   budget: Budget,
-  place = true,
+  place?: Placing,
+  at = '',
 ): Promise<void> {
   if (Array.isArray(node)) {
     for (const member of node) {
-      await expandPath(member, parts, find, budget, place);
+      await expandPath(member, parts, find, budget, place, at);
       // A page of 100 objects each cloned several times over is seconds of work: other requests between.
       await budget.turns.pause();
     }
@@ -87,15 +89,33 @@ async function expandPath(
   const record = node as Record<string, unknown>;
   const [head, ...rest] = parts as [string, ...string[]];
   if (!Object.hasOwn(record, head)) return;
+  const here = at === '' ? head : `${at}.${head}`;
   let value = record[head];
   if (typeof value === 'string') {
     const found = await find(value);
     if (found === undefined) return;
     budget.take(found.size);
-    value = place ? structuredClone(found.object) : found.object;
+    // The stored object itself where nothing is expanded inside it (it is only read, then written
+    // out: no copy of 15 MB of customers to collect); a copy where a path goes on into it.
+    value = place?.inside.has(here) ? structuredClone(found.object) : found.object;
     if (place) record[head] = value;
   }
-  if (rest.length > 0) await expandPath(value, rest, find, budget, place);
+  if (rest.length > 0) await expandPath(value, rest, find, budget, place, here);
+}
+
+/** How an expansion places what it finds: `inside`, the places some longer path expands into. */
+interface Placing {
+  readonly inside: ReadonlySet<string>;
+}
+
+/** The places (`data.latest_charge`) below which another of `paths` expands (`data.latest_charge.customer`). */
+function placing(paths: readonly string[]): Placing {
+  const inside = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('.');
+    for (let end = 1; end < parts.length; end++) inside.add(parts.slice(0, end).join('.'));
+  }
+  return { inside };
 }
 
 /** Checks `paths` against Stripe's bounds before anything is looked up. */
@@ -130,7 +150,8 @@ export async function expandAnswer(
 ): Promise<void> {
   checkExpand(paths);
   const budget = new Budget(maxBytes, answerBytes);
-  for (const path of paths) await expandPath(answer, path.split('.'), find, budget);
+  const place = placing(paths);
+  for (const path of paths) await expandPath(answer, path.split('.'), find, budget, place);
 }
 
 /**
@@ -149,7 +170,7 @@ export async function expandedSize(
   checkExpand(paths);
   const budget = new Budget(maxBytes, answerBytes);
   try {
-    for (const path of paths) await expandPath(answer, path.split('.'), find, budget, false);
+    for (const path of paths) await expandPath(answer, path.split('.'), find, budget);
   } catch (error) {
     if (error instanceof ExpandProblem) return maxBytes;
     throw error;

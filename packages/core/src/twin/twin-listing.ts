@@ -5,6 +5,8 @@
  *
  * @module
  */
+import type { Collections } from '../collections/collection-store.js';
+import { SCAN_ITEM_UNITS } from '../turns/work-budget.js';
 import { jsonAnswer, Refusal, type TwinAnswer, type TwinRequest } from './twin-answer.js';
 import type { TwinParams } from './twin-body.js';
 import { shownOf, type Twin } from './twin-context.js';
@@ -13,7 +15,7 @@ import { exampleOfOperation } from './twin-documented.js';
 import { filterByQuery, type Page, pageOf, pagesOf, withPage } from './twin-lists.js';
 import type { MatchedOperation, TwinResource } from './twin-model.js';
 import { counted, withMembers } from './twin-related.js';
-import { matchesSearch, parseSearch } from './twin-search.js';
+import { matchesSearch, parseSearch, type SearchQuery } from './twin-search.js';
 import { pathScope, type Stored, storedOf } from './twin-stored.js';
 
 /**
@@ -38,6 +40,35 @@ export async function list(
   const all = (await storedOf(twin, resource, read)) ?? (twin.examples ? undefined : []);
   const { status, value } = exampleOfOperation(twin, matched);
   if (all === undefined) return jsonAnswer(status, value);
+  // Every item of the collection is read (each of its scope filtered, counted, shown): work that
+  // grows with the state, the daemon's budget's past a size (twin-admission.ts).
+  const what = search === undefined ? 'a list read across its collection' : 'a search across its collection';
+  return twin.admission.run(all.length * SCAN_ITEM_UNITS, what, async () => {
+    const listed = { all, read, search, status, value };
+    return listedPage(twin, matched, resource, params, request, where, listed);
+  });
+}
+
+/** What {@link list} read before its scan: the collection's items, all the collections, the search. */
+interface Read {
+  all: readonly Stored[];
+  read: Collections;
+  search: SearchQuery | undefined;
+  status: number;
+  value: unknown;
+}
+
+/** The page {@link list} answers, from what it read. */
+function listedPage(
+  twin: Twin,
+  matched: MatchedOperation,
+  resource: TwinResource,
+  params: TwinParams,
+  request: TwinRequest,
+  where: readonly [string, string][],
+  { all, read, search, status, value }: Read,
+): TwinAnswer {
+  const { parts } = twin;
   const scope = pathScope(matched, resource);
   const inScope = (items: readonly Stored[]) => items.filter((item) => !item.deleted && item.scope === scope);
   let live = withMembers(twin.related, resource, counted(twin.related, resource, inScope(all), read), scope, read);

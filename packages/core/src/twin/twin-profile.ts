@@ -100,6 +100,19 @@ const answerSchemas = onFirstUse(() => ({
     .strict()
     .optional(),
   /**
+   * How the provider refuses a client that asks too much at once: a request whose expensive work
+   * (a large answer, a read of the whole state) the daemon's budget could not take within its wait
+   * (turns/work-budget.ts) is answered `status` with the `429` of `style` (api/rate-limit-headers.ts)
+   * and `Retry-After`, as the provider's SDKs read it. @default `ietf`, `429`
+   */
+  busy: z
+    .object({
+      style: rateLimitStyleSchema().default('ietf'),
+      status: z.union([z.literal(403), z.literal(429)]).default(429),
+    })
+    .strict()
+    .default({ style: 'ietf', status: 429 }),
+  /**
    * The provider's dated API versions (Stripe's `2024-04-10` … `2026-10-28.endive`), oldest
    * first: a request's `header` names the one it is answered in, echoed in the answer's; none
    * answers in the newest (the last), an unknown one is refused (twin-versions.ts). @default no versions

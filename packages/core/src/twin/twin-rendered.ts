@@ -6,12 +6,15 @@
  * @module
  */
 import { DEFAULT_LIMITS } from '../registry/limits.js';
-import { largeAnswer } from './twin-admission.js';
+import { jsonBytesInTurns, jsonInTurns } from '../turns/json-in-turns.js';
 import { isJson, type TwinAnswer } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
 import { expandAnswer, expandedSize } from './twin-expand.js';
 import { findSized } from './twin-stored.js';
 import { newestVersion } from './twin-versions.js';
+
+/** Answers from about this many bytes on are written in turns ({@link jsonBytesInTurns}). */
+const LARGE_ANSWER_UNITS = 1024 * 1024;
 
 /** The `expand` paths a request sends (`undefined`: none, or a profile without `expand`). */
 export function expanding(twin: Twin, query: Record<string, unknown>, body: Record<string, unknown>): unknown {
@@ -51,8 +54,10 @@ export async function rendered(
     if (paths.length > 0) await expandAnswer(value, paths, find, maxBytes, answer.body.length);
     // The objects in the request's API version (Stripe's shapes by version, stripe-shapes.ts).
     if (rendering) value = render(value, shown, paths);
-    const made = { ...answer, body: JSON.stringify(value) };
-    // A read's large answer leaves as its bytes, encoded here (a write's is kept for its Idempotency-Key).
-    return method === 'GET' ? largeAnswer(made) : made;
+    if (units < LARGE_ANSWER_UNITS) return { ...answer, body: JSON.stringify(value) };
+    // A large answer written in turns (turns/json-in-turns.ts): a read's leaves as its bytes, never
+    // one string; a write's is kept as text for its Idempotency-Key.
+    if (method !== 'GET') return { ...answer, body: (await jsonInTurns(value)) ?? 'null' };
+    return { ...answer, body: '', bytes: (await jsonBytesInTurns(value)) ?? new Uint8Array() };
   });
 }

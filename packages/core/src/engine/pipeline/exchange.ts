@@ -23,6 +23,7 @@ import type { GrpcCallInfo, GrpcReply } from '../../grpc/grpc-reply.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import type { StateTimers } from '../../state/state-timers.js';
+import type { WorkBudget } from '../../turns/work-budget.js';
 import type { TwinTable } from '../../twin/twin-table.js';
 import type { ReplayGuard } from '../../webhook/replay-guard.js';
 import type { EndpointService } from '../endpoint-service.js';
@@ -44,6 +45,8 @@ export interface PipelineParts {
   readonly report: (error: unknown, request: { method: string; url: string }) => void;
   /** The buckets of routes' rate limits (rate-limit-step.ts). */
   readonly rateBuckets: RateBuckets;
+  /** The daemon's budget of expensive work (budget-admission.ts). @default none: such work runs at once */
+  readonly workBudget?: WorkBudget | undefined;
   /** The open WebSocket connections, counted against their limit per name and in all (absent: no limit here). */
   readonly sockets?: {
     count(name: string): number;

@@ -10,14 +10,13 @@
 import type { RespondAnswer } from '../../answer/endpoint-answer.js';
 import { CORS_HEADERS } from '../../answer/read-response.js';
 import type { RateLimitStyle } from '../../api/rate-limit.js';
-import { refusedInStyle, seconds } from '../../api/rate-limit-headers.js';
+import { type RefusedTake, refusedInStyle, seconds } from '../../api/rate-limit-headers.js';
 import { utf8Length } from '../../codec/utf8-length.js';
-import type { BucketTake } from '../rate-buckets.js';
 
-/** The `429` of an empty bucket, in `style`, with `Retry-After` (no body for HEAD). */
+/** The `429` of an empty bucket (or a full budget, its `note` saying so), in `style`, with `Retry-After` (no body for HEAD). */
 export function refusedAnswer(
   style: RateLimitStyle,
-  take: BucketTake,
+  take: RefusedTake,
   bucket: string,
   route: string,
   head: boolean,

@@ -38,6 +38,7 @@ import { type RelationContext, related, relatedBytes, singular } from '../../col
 import type { AnswerMark } from '../../journal/journal-entry.js';
 import { isMockpointError, MockpointError } from '../../registry/errors.js';
 import { parseTemplate, type TemplatePart } from '../../template/template-syntax.js';
+import { admitted } from './budget-admission.js';
 import type { Exchange } from './exchange.js';
 import type { Verdict } from './step.js';
 import { failedAnswer } from './verdicts.js';
@@ -183,14 +184,20 @@ async function list(exchange: Exchange, resource: Resource, nested?: Nested): Pr
   if (body === undefined) {
     const context = relationContext(collections, resource);
     const relations = query.embed.length > 0 || query.expand.length > 0;
+    // Counted from the items' sizes before anything is built: what relations multiply is refused at no cost.
+    let bytes = 2 + Math.max(0, result.indexes.length - 1);
     if (relations) {
-      // Counted from the items' sizes before anything is built: what relations multiply is refused at no cost.
-      let bytes = 2 + Math.max(0, result.indexes.length - 1);
       for (const i of result.indexes) bytes += relatedBytes(items?.[i] as Item, query.embed, query.expand, context);
       checkAnswerSize(exchange, items ?? [], bytes);
     }
-    const text = `[${result.indexes.map((i) => related(items?.[i] as Item, query.embed, query.expand, context)).join(',')}]`;
-    body = { text, bytes: utf8Length(text) };
+    const build = () => {
+      const text = `[${result.indexes.map((i) => related(items?.[i] as Item, query.embed, query.expand, context)).join(',')}]`;
+      return { text, bytes: utf8Length(text) };
+    };
+    // With relations the answer grows with every collection it draws from: the daemon's budget's.
+    const made = relations ? await admitted(exchange, bytes, 'a list with _embed/_expand', build) : { value: build() };
+    if ('refused' in made) return { answer: made.refused };
+    body = made.value;
     if (!relations) answered.body = body;
   }
   const extra: Record<string, string> = {};
@@ -235,9 +242,13 @@ async function show(exchange: Exchange, resource: Resource, id: string): Promise
   const relations = parseRelations(query.getAll('_embed'), query.getAll('_expand'));
   if ('problem' in relations) throw new MockpointError('INVALID_QUERY', relations.problem);
   const context = relationContext(collections, resource);
-  checkAnswerSize(exchange, [item], relatedBytes(item, relations.embed, relations.expand, context));
-  const text = related(item, relations.embed, relations.expand, context);
-  return { answer: json(exchange, 200, text), item };
+  const bytes = relatedBytes(item, relations.embed, relations.expand, context);
+  checkAnswerSize(exchange, [item], bytes);
+  const made = await admitted(exchange, bytes, 'an item with _embed/_expand', () =>
+    related(item, relations.embed, relations.expand, context),
+  );
+  if ('refused' in made) return { answer: made.refused, item };
+  return { answer: json(exchange, 200, made.value), item };
 }
 
 async function create(exchange: Exchange, resource: Resource, nested?: Nested): Promise<Answered> {
