@@ -15,7 +15,7 @@ import { sourceFiles } from './test-support/source-files.js';
 const SRC = dirname(fileURLToPath(import.meta.url));
 
 /** The kinds of `EndpointAnswer`. */
-const KINDS = new Set(['respond', 'stream', 'fault', 'relay', 'upgrade']);
+const KINDS = new Set(['respond', 'stream', 'fault', 'relay', 'upgrade', 'call']);
 
 /** The one dispatch: its file, and the one switch it has. */
 const DISPATCH = 'answer/match-answer.ts';

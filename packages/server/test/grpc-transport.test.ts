@@ -101,16 +101,33 @@ function collect(client: grpc.Client, messages: Buffer[]): Promise<{ reply?: Buf
   });
 }
 
-async function startEcho(options: { args?: string[]; env?: Record<string, string>; delay?: number } = {}) {
-  return grpcDaemon(
+/**
+ * A daemon whose endpoint `echo` holds {@link ECHO}; `record`: with a record of that delay;
+ * `sayDelay`: with a route answering `Say` after that many ms.
+ */
+async function startEcho(
+  options: { args?: string[]; env?: Record<string, string>; record?: number; sayDelay?: number } = {},
+) {
+  const daemon = await grpcDaemon(
     { 'echo/v1/echo.proto': ECHO },
     {
       name: 'echo',
       args: ['--memory', ...(options.args ?? [])],
       env: options.env,
-      record: options.delay === undefined ? undefined : { data: {}, delay: options.delay },
+      record: options.record === undefined ? undefined : { data: {}, delay: options.record },
     },
   );
+  if (options.sayDelay !== undefined) {
+    const routes = [
+      { match: { grpc: { method: 'Say' } }, answer: { delay: options.sayDelay, grpc: { message: { text: 'late' } } } },
+    ];
+    const put = await fetch(`${daemon.url}/api/endpoints/echo/routes`, {
+      method: 'PUT',
+      body: JSON.stringify({ routes }),
+    });
+    expect(put.status, await put.text()).toBe(200);
+  }
+  return daemon;
 }
 
 const hostOf = (daemon: Daemon) => new URL(daemon.url).host;
@@ -252,7 +269,7 @@ describe('native gRPC over TLS and on a --serve port', () => {
   });
 
   it('answers native gRPC for the served endpoint on its --serve port', async () => {
-    const daemon = await startEcho({ args: ['--serve', 'echo=0'], delay: 0 });
+    const daemon = await startEcho({ args: ['--serve', 'echo=0'], record: 0 });
     const served = daemon.notes.find((line) => line.startsWith('echo served at '))?.slice('echo served at '.length);
     expect(served, daemon.startLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const client = new grpc.Client(new URL(served as string).host, grpc.credentials.createInsecure());
@@ -269,8 +286,35 @@ describe('native gRPC over TLS and on a --serve port', () => {
 });
 
 describe('deadlines and limits', () => {
-  it('a delayed answer (the record`s delay) runs past a client`s deadline: DEADLINE_EXCEEDED, and the daemon answers on', async () => {
-    const daemon = await startEcho({ delay: 3000 });
+  it('a record`s delay is its own answer`s, as on HTTP: no call waits it, a GET of the record does', async () => {
+    const daemon = await startEcho({ record: 30_000 });
+    const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
+    try {
+      // The record answers no call: native gRPC and Connect are answered within their 10 s deadline.
+      const native = await say(client, sayRequest('now'), { deadline: Date.now() + 10_000 });
+      expect(native.error).toBeUndefined();
+      const connect = createClient(echoService(), createConnectTransport({ baseUrl: daemon.url, httpVersion: '1.1' }));
+      const viaConnect = await (connect as unknown as { say(r: object, o: object): Promise<unknown> })
+        .say({ text: 'now' }, { timeoutMs: 10_000 })
+        .catch((error: unknown) => ConnectError.from(error));
+      expect(viaConnect).not.toBeInstanceOf(ConnectError);
+      // The record's own answer waits it: the GET is still unanswered when it gives up.
+      const gave = await fetch(`${daemon.url}/endpoint/echo`, { signal: AbortSignal.timeout(300) }).catch(
+        (error: unknown) => (error as Error).name,
+      );
+      expect(gave).toBe('TimeoutError');
+      const journal = (await (await fetch(`${daemon.url}/api/endpoints/echo/requests`)).json()) as {
+        requests: { method: string; grpc?: { protocol: string; code: string } }[];
+      };
+      const seen = journal.requests.map(({ grpc }) => (grpc === undefined ? 'GET' : `${grpc.protocol} ${grpc.code}`));
+      expect(seen.sort()).toEqual(['GET', 'connect ok', 'grpc ok']);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a delayed answer (a route`s delay) runs past a client`s deadline: DEADLINE_EXCEEDED, and the daemon answers on', async () => {
+    const daemon = await startEcho({ sayDelay: 3000 });
     const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
     try {
       const late = await say(client, sayRequest('late'), { deadline: Date.now() + 300 });
@@ -295,7 +339,7 @@ describe('deadlines and limits', () => {
   it('a call whose client went away ends then, not after the delay: it is journaled within seconds of a 30 s delay', {
     timeout: 40_000,
   }, async () => {
-    const daemon = await startEcho({ delay: 30_000 });
+    const daemon = await startEcho({ sayDelay: 30_000 });
     const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
     try {
       const gone = await say(client, sayRequest('gone'), { deadline: Date.now() + 300 });
@@ -348,7 +392,7 @@ describe('deadlines and limits', () => {
   });
 
   it('one call more than MOCKPOINT_MAX_GRPC_STREAMS open on a connection is refused RESOURCE_EXHAUSTED', async () => {
-    const daemon = await startEcho({ env: { MOCKPOINT_MAX_GRPC_STREAMS: '2' }, delay: 1500 });
+    const daemon = await startEcho({ env: { MOCKPOINT_MAX_GRPC_STREAMS: '2' }, sayDelay: 1500 });
     const client = new grpc.Client(hostOf(daemon), grpc.credentials.createInsecure());
     try {
       // One channel, one HTTP/2 connection: three calls held open by the delay.

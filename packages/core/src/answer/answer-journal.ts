@@ -106,7 +106,7 @@ function keptWithBody(
   return kept;
 }
 
-/** What is kept of each kind: a body over the limit is cut; a stream, a relay and an upgrade are kept as they are. */
+/** What is kept of each kind: a body over the limit is cut; a stream, a relay, an upgrade and a call are kept as they are. */
 const KEPT = answerCases<EndpointAnswer | CutAnswer>({
   respond: (answer) => keptWithBody(answer, answer.body, false),
   // A `reset` or a `hang` sends no body: nothing of it is shown, nothing to cut.
@@ -114,6 +114,7 @@ const KEPT = answerCases<EndpointAnswer | CutAnswer>({
   stream: (answer) => answer,
   relay: (answer) => answer,
   upgrade: (answer) => answer,
+  call: (answer) => answer,
 });
 
 /**
@@ -144,6 +145,7 @@ const BYTES = answerCases<number>({
   relay: () => JOURNAL_BODY_LIMIT,
   stream: (answer) => Math.min(JOURNAL_BODY_LIMIT, answer.frames.length * 256),
   upgrade: () => 64,
+  call: () => 64,
 });
 
 /** Memory a kept answer holds for the journal's byte bound: its body (a shared one counted too). */
@@ -167,6 +169,7 @@ const WHOLE = answerCases<boolean>({
   stream: () => false,
   relay: () => false,
   upgrade: () => false,
+  call: () => false,
 });
 
 /** Chunks as one byte string of at most `limit` bytes. */
@@ -228,6 +231,8 @@ const RESPONSE = answerCases<AnswerEntry | undefined, RecordedRequest, Decode>({
     return withBody(answer.headers, joined(request.relayed ?? [], JOURNAL_BODY_LIMIT), size, decode);
   },
   upgrade: (answer, _request, decode) => withBody(answer.headers, EMPTY, 0, decode),
+  // A call's messages are its `grpc` mark's, not a body.
+  call: (answer, _request, decode) => withBody(answer.headers, EMPTY, 0, decode),
 });
 
 /** The entry's `response`: what was sent (headers and body, as far as the journal keeps it), or `undefined`. */

@@ -9,6 +9,7 @@
 import type { Fault } from '../api/answer-json.js';
 import type { StreamEnd } from '../api/answer-stream.js';
 import { utf8Length } from '../codec/utf8-length.js';
+import type { GrpcReply } from '../grpc/grpc-reply.js';
 import type { AnswerMark } from '../journal/journal-entry.js';
 import type { ErrorCode } from '../registry/error-status.js';
 import { BODILESS_STATUS, CORS_HEADERS, JSON_HEADERS } from './read-response.js';
@@ -19,7 +20,7 @@ import type { SocketScript } from './websocket/socket-script.js';
  * event by event (`stream`), or fail the request at the network level as a
  * queued answer asks (`fault`).
  */
-export type EndpointAnswer = RespondAnswer | StreamAnswer | FaultAnswer | RelayAnswer | UpgradeAnswer;
+export type EndpointAnswer = RespondAnswer | StreamAnswer | FaultAnswer | RelayAnswer | UpgradeAnswer | CallAnswer;
 
 /** Response headers of an answer: lower-case names; an array is sent as one header line per value. */
 export type AnswerHeaderMap = Readonly<Record<string, string | readonly string[]>>;
@@ -131,6 +132,24 @@ export interface UpgradeAnswer {
   readonly script: SocketScript;
   readonly delay: number;
   readonly session?: SocketSession;
+}
+
+/**
+ * A gRPC-family call's answer, played on the call by its protocol's writer
+ * (engine/grpc-edge.ts hands it to grpc/stream-answers.ts): the `reply` of the
+ * `grpc` route or queued answer that answered it, or none (the name's
+ * definitions answer it: schema mode); the headers the steps gathered (a rate
+ * limit's) sent as metadata; nothing sent before `delay` ms (the reply's own
+ * and the chaos latency), each message held for its bytes at `bandwidth`
+ * (bytes per second, chaos). Only a call's exchange is answered with one.
+ */
+export interface CallAnswer {
+  readonly kind: 'call';
+  readonly status: 200;
+  readonly headers: AnswerHeaderMap;
+  readonly reply: GrpcReply | undefined;
+  readonly delay: number;
+  readonly bandwidth?: number;
 }
 
 /** A stored endpoint's answers, for HEAD (no body) and for every other method. */

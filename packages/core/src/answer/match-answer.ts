@@ -13,7 +13,7 @@
  */
 import type { AnswerHeaderMap, EndpointAnswer } from './endpoint-answer.js';
 
-/** The kinds of answer: `respond`, `stream`, `fault`, `relay`, `upgrade`. */
+/** The kinds of answer: `respond`, `stream`, `fault`, `relay`, `upgrade`, `call`. */
 export type AnswerKind = EndpointAnswer['kind'];
 
 /** The answer of one kind. */
@@ -51,6 +51,7 @@ export function answerCases<R, A = void, B = void>(
     fault: some.fault ?? otherwise,
     relay: some.relay ?? otherwise,
     upgrade: some.upgrade ?? otherwise,
+    call: some.call ?? otherwise,
   }) as MadeCases<R, A, B>;
 }
 
@@ -67,6 +68,8 @@ export function matchAnswer<R, A = void, B = void>(answer: EndpointAnswer, cases
       return cases.relay(answer, a, b);
     case 'upgrade':
       return cases.upgrade(answer, a, b);
+    case 'call':
+      return cases.call(answer, a, b);
   }
 }
 

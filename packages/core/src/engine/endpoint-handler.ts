@@ -32,6 +32,7 @@ import { bodyLimitStep } from './pipeline/body-limit-step.js';
 import { chaosStep } from './pipeline/chaos-step.js';
 import { Exchange, type PipelineParts } from './pipeline/exchange.js';
 import { graphqlStep } from './pipeline/graphql-step.js';
+import { callAnswer } from './pipeline/grpc-answer.js';
 import { journalAnswer, journaled, journalStep } from './pipeline/journal-step.js';
 import { queueStep } from './pipeline/queue-step.js';
 import { rateLimitedRouteStep } from './pipeline/rate-limit-step.js';
@@ -183,15 +184,15 @@ export class EndpointHandler {
   /**
    * Walks a gRPC-family call's exchange (engine/grpc-edge.ts makes it) through
    * the pipeline's steps, in order, leaving out those that answer plain HTTP
-   * only (`Step.answers`): the verdict of the first that answers, or
-   * `undefined` when none does (the name's definitions answer: schema mode).
-   * Not journaled here: the call is journaled once it is over, with its
-   * messages both ways (engine/grpc-calls.ts). A failure throws (or rejects).
+   * only (`Step.answers`): the verdict of the first that answers (a call's
+   * answer with no reply when none does: the name's definitions answer, schema
+   * mode), back out through the steps' after-work (the chaos latency and
+   * bandwidth) as an HTTP request's. Not journaled here: the call is journaled
+   * once it is over, with its messages both ways (engine/grpc-calls.ts). A
+   * failure throws (or rejects).
    */
-  walkCall(exchange: Exchange): Maybe<Verdict | undefined> {
-    const verdict = runSteps(this.#callSteps, exchange);
-    if (verdict instanceof Promise) return verdict.then(answeredOrNot);
-    return answeredOrNot(verdict);
+  walkCall(exchange: Exchange): Maybe<Verdict> {
+    return runSteps(this.#callSteps, exchange);
   }
 
   /**
@@ -303,11 +304,11 @@ export class EndpointHandler {
   }
 }
 
-/** The last step of a call's walk: no step answered it. */
-const NO_VERDICT = Object.freeze({}) as Verdict;
+/** The last step of a call's walk: no step answered it, the name's definitions do (schema mode). */
+const SCHEMA_MODE: Verdict = Object.freeze({ answer: callAnswer(undefined) });
 const UNANSWERED: Step = {
   name: 'no step answered the call',
-  run: () => NO_VERDICT,
+  run: () => SCHEMA_MODE,
   passes: () => true,
   reads: FIRST_BYTES,
 };
@@ -329,26 +330,16 @@ function stepListsOf(steps: readonly Step[]): StepLists {
     lists = {
       walk: [journalStep, ...steps],
       beforeRecord: record === -1 ? steps : steps.slice(0, record),
-      // A call's reply is journaled, delayed and paced by its edge (engine/grpc-edge.ts, grpc-calls.ts)
-      // for now: it walks the steps without their after-work.
-      callSteps: [...steps.filter((step) => step.answers !== 'http').map(withoutAfter), UNANSWERED],
+      // A call is journaled by its edge once it is over (engine/grpc-calls.ts): no journal step here.
+      callSteps: [...steps.filter((step) => step.answers !== 'http'), UNANSWERED],
     };
     STEP_LISTS.set(steps, lists);
   }
   return lists;
 }
 
-/** `step` without its {@link Step.after}. */
-function withoutAfter({ after: _after, ...step }: Step): Step {
-  return step;
-}
-
 function answerOf(verdict: Verdict): EndpointAnswer {
   return verdict.answer;
-}
-
-function answeredOrNot(verdict: Verdict): Verdict | undefined {
-  return verdict === NO_VERDICT ? undefined : verdict;
 }
 
 /** CORS preflight: open to every origin, method and header. Not journaled. */

@@ -41,23 +41,6 @@ export interface FoundGrpcCall {
   server: GrpcServer;
   /** A call to the daemon's own health or reflection service: it belongs to no name and is not journaled. */
   daemon?: true;
-  /** The name's record's `delay` (ms, 0 without a record): waited before the call is answered. */
-  delay: number;
-}
-
-/** Waits `ms` (nothing for 0); resolves at once when `signal` aborts (the client gave up). */
-export function waitGrpcDelay(ms: number, signal: AbortSignal): Promise<void> | undefined {
-  if (ms <= 0) return undefined;
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -90,12 +73,12 @@ export async function findGrpcCall(
     // Health and reflection answer while some name holds definitions, unless a name holds them itself.
     if (owners.size === 0 || !GRPC_DAEMON_SERVICES.includes(service)) return undefined;
     const server = await endpoints.grpc.daemonServer(limits);
-    return server.has(path) ? { name: '', service, method, server, daemon: true, delay: 0 } : undefined;
+    return server.has(path) ? { name: '', service, method, server, daemon: true } : undefined;
   }
   const server = await endpoints.grpc.server(name, limits);
+  // The record's `delay` is its own answer's, as on HTTP: the record answers no call, so no call waits it.
   if (server === null || !server.has(path)) return undefined;
-  const delay = (await endpoints.response(name))?.delay ?? 0;
-  return { name, service, method, server, delay };
+  return { name, service, method, server };
 }
 
 /** The services named in a message about a service no definitions declare: the first few. */

@@ -5,16 +5,18 @@
  * (EndpointHandler.walkCall). Only the ends are the protocol's: a refusal
  * ({@link refuse}: a 401 `unauthenticated`, a 429 `resource_exhausted`, a 503
  * fault `unavailable`, a reset the stream reset, a hang the call held) and an
- * answer ({@link encode}: a `grpc` route's or queued answer's reply, the rate
- * limit's headers as metadata, the chaos latency and bandwidth added; no
- * answer is schema mode). A call to a method no definitions declare is
+ * answer ({@link encode}: a call's answer, a `grpc` route's or queued answer's
+ * reply or none for schema mode, with the rate limit's headers as metadata and
+ * the delay and bandwidth the steps' after-work gave it, chaos-step.ts's as an
+ * HTTP answer's). A call to a method no definitions declare is
  * answered `unimplemented` in its protocol's form ({@link unimplementedCall}).
  *
  * @module
  */
-import type { EndpointAnswer, RespondAnswer } from '../answer/endpoint-answer.js';
+import type { CallAnswer, RespondAnswer, StreamAnswer } from '../answer/endpoint-answer.js';
 import { answerCases, matchAnswer } from '../answer/match-answer.js';
 import { RequestView } from '../answer/request-view.js';
+import { concatBytes } from '../codec/concat-bytes.js';
 import type { GrpcCallInfo, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
 import type { EndpointHandler } from './endpoint-handler.js';
@@ -96,10 +98,10 @@ function callExchange(parts: PipelineParts, name: string, info: GrpcCallInfo): E
 }
 
 /** The message of a coded error answer (`{ success: false, error: { message } }`). */
-function messageOf(answer: RespondAnswer): string {
-  if (answer.body === null) return '';
+function messageOf(body: RespondAnswer['body']): string {
+  if (body === null) return '';
   try {
-    const text = typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
+    const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
     return String((JSON.parse(text) as { error?: { message?: unknown } }).error?.message ?? '');
   } catch {
     return '';
@@ -139,49 +141,66 @@ const REFUSAL = answerCases<GrpcReply, GrpcReply>({
     if (answer.fault === 'hang') reply.hold = answer.release ?? new AbortController().signal;
     return reply;
   },
-  respond: (answer, reply) => {
-    reply.status = { code: GRPC_CODE_OF_STATUS[answer.status] ?? 2, message: messageOf(answer) };
-    const metadata = refusalHeaders(answer);
-    if (Object.keys(metadata).length > 0) reply.metadata = metadata;
-    return reply;
-  },
+  respond: (answer, reply) => refused(answer, messageOf(answer.body), reply),
+  // A refusal the chaos bandwidth paced (chaos-bandwidth.ts): its frames are the error's body.
+  stream: (answer, reply) => refused(answer, messageOf(concatBytes(answer.frames.map(bytesOf))), reply),
   otherwise: (_, reply) => {
     reply.status = { code: GRPC_CODE_OF_STATUS[500] ?? 2, message: '' };
     return reply;
   },
 });
 
-/** The reply of a `grpc` answer with the headers its verdict's answer gathered (a rate limit's) as metadata. */
-function withHeaders(reply: GrpcReply, answer: EndpointAnswer): GrpcReply {
-  const headers = answer.headers as Record<string, string>;
-  for (const _ in headers) return { ...reply, metadata: { ...headers, ...reply.metadata } };
+function bytesOf(frame: StreamAnswer['frames'][number]): Uint8Array {
+  return frame.bytes;
+}
+
+/** A refused status in the call's form: its code, `message` and the limits' headers as metadata. */
+function refused(answer: RespondAnswer | StreamAnswer, message: string, reply: GrpcReply): GrpcReply {
+  reply.status = { code: GRPC_CODE_OF_STATUS[answer.status] ?? 2, message };
+  const metadata = refusalHeaders(answer);
+  if (Object.keys(metadata).length > 0) reply.metadata = metadata;
   return reply;
 }
 
 /**
- * The call's reply for the pipeline's `verdict` (`undefined`: schema mode): with the signature
- * check's outcome for the journal, the chaos latency added to whatever answers, its bandwidth applied.
+ * A call's answer as its reply: the route's or queued answer's with the headers the steps
+ * gathered (a rate limit's) as metadata, or schema mode's (none, when it is played as it is).
  */
-function encode(exchange: Exchange, verdict: Verdict | undefined): GrpcReply | undefined {
-  const { chaos, request, call } = exchange;
+function played(answer: CallAnswer): GrpcReply | undefined {
+  const { reply, delay, bandwidth } = answer;
+  const headers = answer.headers as Record<string, string>;
+  let gathered = false;
+  for (const _ in headers) {
+    gathered = true;
+    break;
+  }
+  if (reply === undefined && delay <= 0 && bandwidth === undefined && !gathered) return undefined;
+  const out: GrpcReply = reply === undefined ? { by: 'chaos', messages: [], schema: true, delay } : { ...reply, delay };
+  if (bandwidth !== undefined) out.bandwidth = bandwidth;
+  if (gathered) out.metadata = { ...headers, ...reply?.metadata };
+  return out;
+}
+
+/** The verdict's answer as the call's reply: a call's answer played, any other a refusal. */
+const REPLY = answerCases<GrpcReply | undefined, Verdict, RecordedRequest>({
+  call: (answer) => played(answer),
+  otherwise: (_, verdict, request) => refuse(verdict, request),
+});
+
+/**
+ * The call's reply for the pipeline's `verdict` (`undefined`: schema mode, played as it is): with
+ * the signature check's outcome and the state for the journal.
+ */
+function encode(exchange: Exchange, verdict: Verdict): GrpcReply | undefined {
+  const { request } = exchange;
   const { signature } = request;
   const state = exchange.journalState();
-  let reply: GrpcReply | undefined;
-  if (verdict === undefined) {
-    const delay = chaos?.delay ?? 0;
-    if (delay <= 0 && signature === undefined && state === undefined && chaos?.bandwidth === undefined) {
-      return undefined;
-    }
-    reply = { by: 'chaos', messages: [], schema: true, delay };
-  } else {
-    const answered = call?.reply;
-    reply = answered === undefined ? refuse(verdict, request) : withHeaders(answered, verdict.answer);
-    if (chaos !== undefined) reply = { ...reply, delay: (reply.delay ?? 0) + chaos.delay };
-  }
-  if (chaos?.bandwidth !== undefined) reply.bandwidth = chaos.bandwidth;
-  if (signature !== undefined) reply.signature = signature;
-  if (state !== undefined) reply.state = state;
-  return reply;
+  const reply = matchAnswer(verdict.answer, REPLY, verdict, request);
+  if (signature === undefined && state === undefined) return reply;
+  const out: GrpcReply = reply ?? { by: 'chaos', messages: [], schema: true };
+  if (signature !== undefined) out.signature = signature;
+  if (state !== undefined) out.state = state;
+  return out;
 }
 
 /**

@@ -5,6 +5,7 @@ import { connect } from 'node:http2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../adapter/node/index.js';
 import { errorAnswer } from '../answer/endpoint-answer.js';
+import { headersAdded } from '../answer/match-answer.js';
 import { createApp } from '../index.js';
 import { BY_NONE } from '../journal/journal-entry.js';
 import { PIPELINE } from './endpoint-handler.js';
@@ -39,9 +40,17 @@ function probe(seen: string[]): Step {
   };
 }
 
-async function start(seen: string[]): Promise<string> {
+/** The probe with after-work: adds `x-probe-after` to whatever answer comes back out through it. */
+function wrapping(seen: string[]): Step {
+  return {
+    ...probe(seen),
+    after: (verdict) => ({ ...verdict, answer: headersAdded(verdict.answer, { 'x-probe-after': 'seen' }) }),
+  };
+}
+
+async function start(seen: string[], step = probe(seen)): Promise<string> {
   // Added once, first, as a cross-cutting step sits, and plain: each protocol's edge says its refusal.
-  served = await serve(createApp({ steps: [probe(seen), ...PIPELINE] }), { overrideGlobalObjects: false });
+  served = await serve(createApp({ steps: [step, ...PIPELINE] }), { overrideGlobalObjects: false });
   const { url } = served;
   const puts: [string, unknown][] = [
     ['plain', { data: { ok: true } }],
@@ -172,5 +181,32 @@ describe('a step added once acts on every protocol', () => {
       ['none', 'unavailable'],
       ['none', 'unavailable'],
     ]);
+  });
+
+  it('its after-work acts on every answer on the way out: a header it adds reaches each protocol', async () => {
+    const url = await start([], wrapping([]));
+    const post = (type: string, body: string | Buffer) =>
+      fetch(`${url}/echo.v1.Echo/Say`, { method: 'POST', headers: { 'content-type': type }, body });
+    const answers = [
+      await fetch(`${url}/endpoint/plain`),
+      await post('application/json', JSON.stringify({ text: 'hi' })),
+      await post('application/grpc-web+json', envelope('hi', true)),
+    ];
+    const seen = answers.map((answer) => answer.headers.get('x-probe-after'));
+    const session = connect(url);
+    const native = await new Promise<unknown>((resolve, reject) => {
+      session.on('error', reject);
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': '/echo.v1.Echo/Say',
+        'content-type': 'application/grpc',
+        te: 'trailers',
+      });
+      stream.on('response', (headers) => resolve(headers['x-probe-after']));
+      stream.on('error', reject);
+      stream.resume();
+      stream.end(envelope('hi', false));
+    }).finally(() => session.close());
+    expect([...seen, native]).toEqual(['seen', 'seen', 'seen', 'seen']);
   });
 });

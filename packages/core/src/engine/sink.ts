@@ -97,6 +97,8 @@ const SEND = answerCases<unknown, AnswerSink<unknown, unknown>, unknown>({
   relay: (answer, sink, to) => sink.relay(to, answer),
   upgrade: (answer, sink, to) => sink.upgrade(to, answer),
   fault: (answer, sink, to) => (answer.fault === 'hang' ? released(answer, sink, to) : sink.fault(to, answer)),
+  // Only a call's exchange is answered with a call's answer, and its edge plays it (engine/grpc-edge.ts).
+  call: (_answer, sink, to) => sink.fail(to, new Error('mockpoint: a gRPC call answer reached an HTTP sink')),
 });
 
 /** Sends `answer` by its kind ({@link SEND}). */

@@ -50,7 +50,7 @@ export interface GrpcReply {
   hold?: AbortSignal;
   /** Chaos `bandwidth`, bytes per second: each message sent is held for its encoded size at that rate. */
   bandwidth?: number;
-  /** Not an answer: schema mode (or the routes) answers, after `delay` (the chaos latency). */
+  /** Not an answer: schema mode (or the routes) answers, after `delay` (the chaos latency), with `metadata`. */
   schema?: true;
   /** How the journal records the call when not by a route or the queue (chaos, a signature, a rate limit). */
   mark?: GrpcJournalMark;

@@ -290,6 +290,7 @@ async function routed(method: DescMethod, context: AnswerContext, parts: CallPar
   if (reply?.state !== undefined && parts.call !== undefined) parts.call.state = reply.state;
   if (reply?.bandwidth !== undefined) parts.bandwidth = reply.bandwidth;
   if (reply?.schema === true) {
+    setAll(context.responseHeader, reply.metadata);
     await sleep(reply.delay, context);
     return undefined;
   }

@@ -18,7 +18,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, type Http2ServerRequest, type ServerHttp2Stream } from 'node:http2';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { waitGrpcDelay } from '../../engine/grpc-calls.js';
 import type { GrpcCall } from '../../grpc/call-record.js';
 import { type DirectMethod, type GrpcWire, runDirectCall } from '../../grpc/direct-call.js';
 import { DirectContext } from '../../grpc/direct-context.js';
@@ -80,16 +79,14 @@ function wireOf(stream: ServerHttp2Stream, res: ServerResponse): GrpcWire {
 }
 
 /**
- * Answers `req` by `target` on its HTTP/2 stream, after the name's `delay`
- * (ended early when the client goes away); `copy` gets the journal's copy of
- * the body. Resolves when the answer is written (or the call cut).
+ * Answers `req` by `target` on its HTTP/2 stream; `copy` gets the journal's
+ * copy of the body. Resolves when the answer is written (or the call cut).
  */
 export async function answerDirect(
   target: DirectMethod,
   req: IncomingMessage,
   res: ServerResponse,
   rawHeaders: readonly string[],
-  delay: number,
   call: GrpcCall,
   copy: BodyCopy,
 ): Promise<void> {
@@ -110,7 +107,6 @@ export async function answerDirect(
   // A stream reset before this call began (while grpc-direct.js was imported) closed already: no 'close' comes.
   if (stream.closed || stream.destroyed) closed();
   else stream.once('close', closed);
-  if (delay > 0) await waitGrpcDelay(delay, context.signal);
   await runDirectCall(target, queue, context, call, wireOf(stream, res), header(req, 'grpc-timeout'));
   // The call is over: a client still sending (a message over the limit) is told to stop once the
   // answer is out (RST_STREAM NO_ERROR), and what it sent meanwhile is read and dropped.

@@ -14,13 +14,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { GRPC_CODE_NAMES } from '../../api/grpc-json.js';
 import { concatBytes } from '../../codec/concat-bytes.js';
-import {
-  type FoundGrpcCall,
-  findGrpcCall,
-  journalGrpcCall,
-  unknownCallMessage,
-  waitGrpcDelay,
-} from '../../engine/grpc-calls.js';
+import { type FoundGrpcCall, findGrpcCall, journalGrpcCall, unknownCallMessage } from '../../engine/grpc-calls.js';
 import { unimplementedCall } from '../../engine/grpc-edge.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { MockpointApp } from '../../http/create-app.js';
@@ -136,7 +130,7 @@ export async function answerNativeGrpc(
   let status = 200;
   if (direct !== undefined) {
     directModule ??= await import('./grpc-direct.js');
-    await directModule.answerDirect(direct, req, res, rawHeaders, found.delay, call, copy);
+    await directModule.answerDirect(direct, req, res, rawHeaders, call, copy);
   } else {
     const messages = body === undefined ? streamedBody(req, copy) : once(body);
     status = await answerByConnect(found, path, req, res, rawHeaders, call, messages);
@@ -178,7 +172,6 @@ async function answerByConnect(
     res.once('finish', resolve);
     res.once('close', resolve);
   });
-  await waitGrpcDelay(found.delay, abort.signal);
   const answer = await found.server.handle(
     {
       httpVersion: '2.0',

@@ -70,8 +70,8 @@ function pacedRelay(answer: RelayAnswer, bytesPerSecond: number): RelayAnswer {
 
 /**
  * The answer with its bytes sent at `bytesPerSecond`: a body as timed slices; a stream's
- * frames, a WebSocket script's messages and a relayed body's chunks each held for their
- * bytes; anything without bytes (a fault) as it is.
+ * frames, a WebSocket script's messages, a relayed body's chunks and a call's messages
+ * each held for their bytes; anything without bytes (a fault) as it is.
  */
 export function throttled(answer: EndpointAnswer, bytesPerSecond: number): EndpointAnswer {
   return matchAnswer(answer, PACED, bytesPerSecond, undefined);
@@ -107,5 +107,7 @@ const PACED = answerCases<EndpointAnswer, number>({
   stream: pacedStream,
   upgrade: pacedScript,
   relay: pacedRelay,
+  // A call's messages are each held for their encoded bytes as its writer sends them (grpc/stream-answers.ts).
+  call: (answer, bytesPerSecond) => ({ ...answer, bandwidth: bytesPerSecond }),
   fault: (answer) => answer,
 });

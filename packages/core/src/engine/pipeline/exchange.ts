@@ -19,7 +19,7 @@ import type { Clock } from '../../clock/clock.js';
 import { rawHeader } from '../../codec/raw-headers.js';
 import type { CollectionLimits } from '../../collections/collection-input.js';
 import { graphqlRequestOf } from '../../graphql/graphql-request.js';
-import type { GrpcCallInfo, GrpcReply } from '../../grpc/grpc-reply.js';
+import type { GrpcCallInfo } from '../../grpc/grpc-reply.js';
 import type { Journal } from '../../journal/journal.js';
 import type { RecordedRequest } from '../../journal/journal-entry.js';
 import type { StateTimers } from '../../state/state-timers.js';
@@ -70,15 +70,13 @@ export interface PipelineParts {
 /**
  * A gRPC-family call (Connect, gRPC-Web, native gRPC) walking the pipeline as
  * an exchange (engine/grpc-edge.ts decodes it): how the one filter sees it,
- * what was decoded of it, and the reply a `grpc` answer gave it.
+ * and what was decoded of it.
  */
 export interface ExchangeCall {
   /** The call as routes and the queue see it: its `grpc` field, its (first) message as the JSON body. */
   readonly view: RequestView;
   /** The service, method, metadata and the messages read so far. */
   readonly info: GrpcCallInfo;
-  /** The reply of the `grpc` route or queued answer that answered it (pipeline/grpc-answer.ts). */
-  reply?: GrpcReply;
 }
 
 /** The scenarios a template sees when its route looks at none. */

@@ -4,12 +4,12 @@
  * queued answer: route-table.ts, queue/answer-queue.ts): the reply the call's
  * handler plays (grpc/grpc-reply.ts), rendered when templated (`{{body.a}}`
  * the first message, `{{messages}}` all of them, each `on` reply on the
- * message it answers), left on the call's {@link ExchangeCall} for its edge
- * (engine/grpc-edge.ts), which adds the rate limit's headers as metadata.
+ * message it answers), given as the verdict's {@link CallAnswer}, which the
+ * steps' after-work and the call's edge (engine/grpc-edge.ts) see as any answer.
  *
  * @module
  */
-import { emptyAnswer } from '../../answer/endpoint-answer.js';
+import type { CallAnswer } from '../../answer/endpoint-answer.js';
 import type { RouteHit } from '../../answer/routes/route-table.js';
 import { compileJsonTemplate, renderJson, type TemplateContext } from '../../answer/template.js';
 import type { GrpcAnswer, GrpcAnswerMessage } from '../../api/answer-grpc.js';
@@ -117,8 +117,13 @@ function replyOf(
   return reply;
 }
 
-/** A `grpc` answer's verdict: nothing of its own to send (the reply is the call's), only headers to gather. */
-const CALL_ANSWERED = emptyAnswer(200, {});
+/** No headers of its own: the steps add theirs (a rate limit's), sent as metadata. */
+const NO_HEADERS = Object.freeze({});
+
+/** The answer that plays `reply` on the call, after the reply's own `delay` (the steps' after-work may add to it). */
+export function callAnswer(reply: GrpcReply | undefined): CallAnswer {
+  return { kind: 'call', status: 200, headers: NO_HEADERS, reply, delay: reply?.delay ?? 0 };
+}
 
 /** Only a call's exchange reaches a `grpc` answer (its view alone has `grpc`). */
 function callOf(exchange: Exchange): ExchangeCall {
@@ -128,15 +133,15 @@ function callOf(exchange: Exchange): ExchangeCall {
 }
 
 /**
- * A route's `grpc` answer (route-kinds.ts): its reply left for the call's edge; the verdict's
- * answer is empty, for the rate limit's headers (rate-limit-step.ts) to be added to as metadata.
+ * A route's `grpc` answer (route-kinds.ts): its reply as the verdict's answer, to which the rate
+ * limit's headers (rate-limit-step.ts) are added, sent as metadata.
  */
 export function grpcVerdict(exchange: Exchange, hit: RouteHit): Verdict {
   const call = callOf(exchange);
   const { route, params } = hit;
   const source = { by: `route ${route.id}`, route: route.id, params, seq: ++route.seq };
-  call.reply = replyOf(exchange, call, route.route.answer, source);
-  return { answer: CALL_ANSWERED, mark: { answeredBy: { route: route.id }, params } };
+  const reply = replyOf(exchange, call, route.route.answer, source);
+  return { answer: callAnswer(reply), mark: { answeredBy: { route: route.id }, params } };
 }
 
 /** A queued `grpc` answer taken by the call (queue-step.ts), with its `match.path`'s parameters. */
@@ -146,6 +151,6 @@ export function grpcQueuedVerdict(
   params: Record<string, string>,
 ): Verdict {
   const call = callOf(exchange);
-  call.reply = replyOf(exchange, call, answer, { by: 'the queued answer', queued: true, params, seq: 1 });
-  return { answer: CALL_ANSWERED, mark: byQueue() };
+  const reply = replyOf(exchange, call, answer, { by: 'the queued answer', queued: true, params, seq: 1 });
+  return { answer: callAnswer(reply), mark: byQueue() };
 }

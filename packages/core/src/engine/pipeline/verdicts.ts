@@ -72,7 +72,7 @@ const HELD = answerCases<EndpointAnswer, Exchange>({
  * The headers of a refusal kept when a protocol says it in its own form (an MCP call's
  * JSON-RPC error, a gRPC call's metadata): when to retry, and the rate limit's.
  */
-export function refusalHeaders(answer: RespondAnswer): Record<string, string> {
+export function refusalHeaders(answer: Pick<RespondAnswer, 'headers'>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) {
     if (name === 'retry-after' || name.startsWith('ratelimit') || name.startsWith('x-ratelimit')) {

@@ -12,7 +12,7 @@ import type { Hono } from 'hono';
 import { urlTarget } from '../../api/endpoint-target.js';
 import { readBodyBytes } from '../../codec/body.js';
 import { resetResponse } from '../../engine/fetch-sink.js';
-import { findGrpcCall, journalGrpcCall, waitGrpcDelay } from '../../engine/grpc-calls.js';
+import { findGrpcCall, journalGrpcCall } from '../../engine/grpc-calls.js';
 import { callRouting } from '../../engine/grpc-edge.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { AppContext } from '../context.js';
@@ -110,7 +110,6 @@ export function registerGrpcCalls(
     const body = await readBodyBytes(c.req.raw, options.maxBodyBytes);
     const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body });
     const call: GrpcCall = { protocol: 'connect', code: 'ok', body };
-    await waitGrpcDelay(found.delay, c.req.raw.signal);
     const response = await found.server.answer(request, call);
     const done = () =>
       journalGrpcCall(
