@@ -493,7 +493,7 @@ describe('Stripe object shapes by API version', () => {
     const refused = (params: Stripe23.InvoiceItemCreateParams) =>
       today.invoiceItems.create(params).catch((error: unknown) => error);
     expect(await refused({ customer: customer.id, pricing: { price: 'price_doesnotexist1' } })).toMatchObject({
-      statusCode: 404,
+      statusCode: 400,
       code: 'resource_missing',
       param: 'pricing[price]',
     });

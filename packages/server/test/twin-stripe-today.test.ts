@@ -288,7 +288,7 @@ describe('the Stripe twin as Stripe is today (#72)', () => {
         .create({ line_items: [{ price: 'price_never', quantity: 1 }] })
         .catch((error: unknown) => error)) as Stripe.errors.StripeError;
       expect([missing.statusCode, missing.code, missing.param, missing.message]).toEqual([
-        404,
+        400,
         'resource_missing',
         'line_items[0][price]',
         "No such price: 'price_never'",

@@ -23,7 +23,7 @@ export function missingParam(param: string): FlowError {
   return invalidRequest(`Missing required param: ${param}.`, param, 'parameter_missing');
 }
 
-/** Stripe's `404 resource_missing` for an object it does not hold. */
+/** Stripe's `404 resource_missing` for an object it does not hold (a body parameter naming one: `400`, as Stripe answers it). */
 export function noSuch(what: string, id: string, param = 'id'): FlowError {
   return {
     status: 404,

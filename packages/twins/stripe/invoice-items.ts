@@ -124,7 +124,7 @@ async function pricedBy(sent: Obj, kit: FlowKit): Promise<Obj | FlowError | unde
   const param = typeof sent.price === 'string' ? 'price' : 'pricing[price]';
   if (typeof named === 'string') {
     const held = await kit.find(named);
-    if (held?.object !== 'price' && !kit.examples) return noSuch('price', named, param);
+    if (held?.object !== 'price' && !kit.examples) return { ...noSuch('price', named, param), status: 400 };
     return priceOf({ price: named }, param, kit, false);
   }
   if (record(sent.price_data) !== undefined) return priceOf({ price_data: sent.price_data }, 'price_data', kit, false);

@@ -27,7 +27,7 @@ export async function creatingLink(link: Obj, sent: Obj, kit: FlowKit): Promise<
     const at = `line_items[${index}][price]`;
     if (typeof item.price !== 'string') return missingParam(at);
     const held = await kit.find(item.price);
-    if (held?.object !== 'price' && !kit.examples) return noSuch('price', item.price, at);
+    if (held?.object !== 'price' && !kit.examples) return { ...noSuch('price', item.price, at), status: 400 };
     const price = await priceOf(item, at, kit, false);
     if (isFlowError(price)) return price;
     data.push(lineItem(price, item.quantity, kit));

@@ -67,7 +67,10 @@ export interface FlowKit extends FlowTools {
   objects(template: string, values?: Readonly<Record<string, string>>): Promise<Record<string, unknown>[]>;
   /** A new object of the collection at `template`, filled from the document as a create fills one. */
   example(template: string): Record<string, unknown>;
-  /** Records a change to another object, made once the request's own change is. */
+  /**
+   * Records a change to another object, made once the request's own change is; past 500 in one
+   * request it throws the refusal the request answers (`too_many_writes`), nothing of it kept.
+   */
   write(effect: FlowEffect): void;
   /**
    * Takes a copy of `object` as it is now for its event `type` of this request (a PaymentIntent

@@ -6,7 +6,7 @@
  * @module
  */
 import { itemOf } from '../collections/item.js';
-import type { Asked } from './twin-answer.js';
+import { type Asked, Refusal } from './twin-answer.js';
 import { fits } from './twin-constraints.js';
 import type { Twin } from './twin-context.js';
 import { freshObject } from './twin-documented.js';
@@ -25,7 +25,21 @@ export interface Written {
 }
 
 /** Most effects and most snapshots one request's flows write. */
-const MAX_WRITTEN = 500;
+export const MAX_WRITTEN = 500;
+
+/**
+ * The refusal of a request whose flows would write more than {@link MAX_WRITTEN} other objects or
+ * snapshots: thrown from the flow, before anything of the request is kept (twin-engine.ts answers
+ * it), not dropped in silence (a renewal whose invoice was never kept).
+ */
+function tooMuchWritten(twin: Twin, what: string): Refusal {
+  return new Refusal({
+    status: twin.parts.flows?.invalidStatus ?? 400,
+    type: 'invalid_request_error',
+    code: 'too_many_writes',
+    message: `This request would change more than ${MAX_WRITTEN} ${what} at once; this twin bounds the work of one request, and kept nothing of it. Change fewer objects in one request (fewer items, a shorter clock advance).`,
+  });
+}
 
 export function written(): Written {
   return { effects: [], shots: new Map() };
@@ -55,11 +69,12 @@ export function flowKit(twin: Twin, into: Written, version?: string, values: Rec
     },
     example: (template) => freshObject(twin, template),
     write: (effect) => {
-      if (into.effects.length < MAX_WRITTEN) into.effects.push(effect);
+      if (into.effects.length >= MAX_WRITTEN) throw tooMuchWritten(twin, 'other objects');
+      into.effects.push(effect);
     },
     // A copy as a write makes one: the flow goes on changing the object.
     snapshot: (type, object) => {
-      if (shots >= MAX_WRITTEN) return;
+      if (shots >= MAX_WRITTEN) throw tooMuchWritten(twin, 'objects in events');
       shots++;
       const id = String(object.id);
       const states = into.shots.get(id) ?? {};

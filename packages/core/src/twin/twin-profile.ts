@@ -296,6 +296,13 @@ const profileSchemas = onFirstUse(() => {
        * provider's 404. @default absent: every operation outside the collections answers its example
        */
       implied: z.array(z.string().min(1).max(64)).max(16).optional(),
+      /**
+       * Body parameters, at any depth, by their own name (`price` of `items[0][price]`), that name
+       * an item of the collection at a template (`/v1/prices`) where the document does not say so:
+       * an id the twin does not hold is refused as the provider refuses it (twin-references.ts).
+       * @default none
+       */
+      references: z.record(z.string().min(1).max(64), z.string().min(1).max(300)).optional(),
     })
     .strict();
   return { twinProfileSchema };

@@ -2,9 +2,10 @@
  * References (twin-engine.ts): the objects a request refers to, and the provider's 404 of one the
  * twin does not hold. The object a path is below (`/v1/payment_intents/{intent}/confirm`), an item
  * of a collection `within` another (a pull request as an issue), an object a `GET` outside the
- * collections names; with `unseen: "examples"` nothing is refused and the document's example answers.
- * A check of another referenced object (an id a body names) belongs here, beside these; the values
- * a twin refuses are twin-constraints.ts's.
+ * collections names, and an object a create's or update's body names by id (`customer=cus_x`, Stripe's
+ * `400`; which parameters name which collections read from the document's expandable fields and the
+ * profile's `references`); with `unseen: "examples"` nothing is refused and the document's example
+ * answers. The values a twin refuses are twin-constraints.ts's.
  *
  * @module
  */
@@ -159,9 +160,7 @@ export function referencesOf(twin: Twin, op: TwinOperation): ReadonlyMap<string,
   if (known !== undefined) return known;
   const found = new Map<string, readonly TwinResource[]>();
   const doc = twin.parts.model.doc;
-  const content = (resolve(doc, op.operation.requestBody).content ?? {}) as Record<string, Schema>;
-  const body = Object.values(content)[0]?.schema;
-  const sent = (resolve(doc, body).properties ?? {}) as Record<string, unknown>;
+  const sent = (resolve(doc, requestSchema(twin, op)).properties ?? {}) as Record<string, unknown>;
   const answer = resolve(doc, responseSchema(doc, op.operation).schema);
   const shown = (answer.properties ?? {}) as Record<string, unknown>;
   for (const [name, schema] of Object.entries(sent)) {
@@ -181,6 +180,12 @@ function admitsText(schema: Schema, doc: Schema): boolean {
   if (schema.type === 'string') return true;
   const options = (schema.anyOf ?? schema.oneOf ?? []) as unknown[];
   return options.some((option) => resolve(doc, option).type === 'string');
+}
+
+/** The schema of an operation's request body (its first media type's). */
+function requestSchema(twin: Twin, op: TwinOperation): unknown {
+  const content = (resolve(twin.parts.model.doc, op.operation.requestBody).content ?? {}) as Record<string, Schema>;
+  return Object.values(content)[0]?.schema;
 }
 
 /** The collections at the top of the paths whose items are objects of `schema` (`customer`). */
@@ -204,20 +209,77 @@ export async function checkReferences(
   body: Record<string, unknown>,
 ): Promise<void> {
   if (twin.examples) return;
-  const references = referencesOf(twin, matched.op);
-  if (references.size === 0) return;
-  let read: Collections | undefined;
-  for (const [param, resources] of references) {
+  const named: [string, string, readonly TwinResource[]][] = [];
+  for (const [param, resources] of referencesOf(twin, matched.op)) {
     const id = body[param];
-    if (typeof id !== 'string' || id === '' || twin.parts.flows?.known?.(id) === true) continue;
+    if (typeof id === 'string') named.push([param, id, resources]);
+  }
+  const profiled = twin.parts.profile.references;
+  if (profiled !== undefined) nested(twin, profiled, body, requestSchema(twin, matched.op), '', 0, named);
+  let read: Collections | undefined;
+  // Each collection named is read once into the ids it holds: an id sent is then one lookup, however many are sent.
+  const held = new Map<TwinResource, ReadonlySet<string>>();
+  for (const [param, id, resources] of named) {
+    if (id === '' || twin.parts.flows?.known?.(id) === true) continue;
     read ??= await twin.parts.collections.get(twin.parts.name);
-    let held = false;
+    let found = false;
     for (const resource of resources) {
-      const stored = await storedOf(twin, resource, read);
-      if (stored?.some((item) => item.id === id && !item.deleted) === true) held = true;
+      let ids = held.get(resource);
+      if (ids === undefined) {
+        const stored = (await storedOf(twin, resource, read)) ?? [];
+        ids = new Set(stored.filter((item) => !item.deleted).map((item) => item.id));
+        held.set(resource, ids);
+      }
+      if (ids.has(id)) found = true;
     }
-    if (held) continue;
+    if (found) continue;
     const refusal = missing(twin, resources[0] as TwinResource, id);
     throw new Refusal({ ...refusal, status: 400, param });
   }
+}
+
+/** The options a schema may be (its `anyOf` or `oneOf`, else itself), resolved. */
+function optionsOf(doc: Schema, schema: unknown): Schema[] {
+  const resolved = resolve(doc, schema);
+  const options = (resolved.anyOf ?? resolved.oneOf) as unknown[] | undefined;
+  return options === undefined ? [resolved] : options.map((option) => resolve(doc, option));
+}
+
+/**
+ * The ids in `value` (`items[0][price]`) under a name the profile's `references` gives a
+ * collection, with their parameter's path: the body sent, walked once, only where the request's
+ * schema declares a property (a free-form map, `metadata[price]`, names nothing).
+ */
+function nested(
+  twin: Twin,
+  profiled: Readonly<Record<string, string>>,
+  value: unknown,
+  schema: unknown,
+  path: string,
+  depth: number,
+  into: [string, string, readonly TwinResource[]][],
+): void {
+  if (value === null || typeof value !== 'object' || depth > 16) return;
+  const doc = twin.parts.model.doc;
+  const options = optionsOf(doc, schema);
+  for (const [key, inner] of Object.entries(value)) {
+    const at = path === '' ? key : `${path}[${key}]`;
+    if (Array.isArray(value) || /^\d+$/.test(key)) {
+      const items = options.find((option) => option.items !== undefined)?.items;
+      if (items !== undefined) nested(twin, profiled, inner, items, at, depth + 1, into);
+      continue;
+    }
+    const declared = options.find((option) => isRecordSchema(option.properties) && key in option.properties);
+    if (declared === undefined) continue;
+    const property = (declared.properties as Record<string, unknown>)[key];
+    const template = Object.hasOwn(profiled, key) ? profiled[key] : undefined;
+    if (typeof inner === 'string' && template !== undefined) {
+      const resource = twin.parts.model.resources.find((one) => one.template === template);
+      if (resource !== undefined) into.push([at, inner, [resource]]);
+    } else nested(twin, profiled, inner, property, at, depth + 1, into);
+  }
+}
+
+function isRecordSchema(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object';
 }
