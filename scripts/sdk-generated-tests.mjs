@@ -44,6 +44,23 @@ function freePort() {
   });
 }
 
+/** The SDK's generated API tests (jest), their output and exit status. */
+function runJest(env) {
+  return new Promise((done, failed) => {
+    const child = spawn('npx', ['jest', '--runInBand', 'tests/api-resources'], { cwd: sdk, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', failed);
+    child.on('close', (status) => done({ stdout, stderr, status }));
+  });
+}
+
 async function runAgainst(label, importArgs, name) {
   const file = join(work, `${name}.json`);
   const made = spawnSync(
@@ -63,15 +80,13 @@ async function runAgainst(label, importArgs, name) {
     daemon.on('exit', (code) => failed(new Error(`the daemon (${label}) exited ${code}`)));
   });
   const prefix = `/endpoint/${name}`;
-  const checker = checked
-    ? await startAnswerChecker({ target: `http://127.0.0.1:${port}`, documentPath, prefix })
-    : undefined;
+  let checker;
   try {
-    const jest = spawnSync('npx', ['jest', '--runInBand', 'tests/api-resources'], {
-      cwd: sdk,
-      encoding: 'utf8',
-      env: { ...process.env, TEST_API_BASE_URL: `${checker?.url ?? `http://127.0.0.1:${port}`}${prefix}` },
-      maxBuffer: 64 * 1024 * 1024,
+    if (checked) checker = await startAnswerChecker({ target: `http://127.0.0.1:${port}`, documentPath, prefix });
+    // Not spawnSync: the checker answers in this process, so its event loop must run meanwhile.
+    const jest = await runJest({
+      ...process.env,
+      TEST_API_BASE_URL: `${checker?.url ?? `http://127.0.0.1:${port}`}${prefix}`,
     });
     const summary = `${jest.stdout}\n${jest.stderr}`.split('\n').find((line) => line.startsWith('Tests:'));
     console.log(`${label}: ${summary ?? `no summary (jest exited ${jest.status})`}`);

@@ -4,9 +4,11 @@
  * test reading its answers, holds a twin to (docs/twins.md, "A worked example").
  * The operation is found from the request's path as `verify --journal` finds it
  * (operation-index.ts), the answer checked as `verify` checks a route's
- * (answer-check.ts). An error status (4xx, 5xx) the operation does not declare
- * is not a finding: the document says nothing of that answer, so there is
- * nothing to hold it to; a success status it does not declare is.
+ * (answer-check.ts). An error status (4xx, 5xx) the operation does not declare,
+ * or that answers a path or method the document has not (an SDK's test of an
+ * unknown path, answered 404), is not a finding: the document says nothing of
+ * that answer, so there is nothing to hold it to; a success status it does not
+ * declare, or a success for an operation it has not, is.
  *
  * @module
  */
@@ -55,6 +57,8 @@ export class AnswerConformance {
     const method = answer.method.toUpperCase();
     const at: At = { endpoint: '', operation: `${method} ${path}` };
     const found = this.#index.find(path);
+    const refused = answer.status >= 400;
+    if (found === undefined && refused) return [];
     if (found === undefined) {
       out.finding(at, 'UNKNOWN_OPERATION', 'path', 'a path of the document', path);
       return out.findings;
@@ -62,13 +66,14 @@ export class AnswerConformance {
     at.operation = `${method} ${found.path.template}`;
     const item = found.path.item();
     const operation = item?.[method.toLowerCase()];
+    if (!isObject(operation) && refused) return [];
     if (!isObject(operation)) {
       const methods = methodsOf(followRef(this.#doc.source, found.path.raw)).join(', ');
       out.finding(at, 'UNKNOWN_OPERATION', 'method', `one of ${methods} (${found.path.template})`, method);
       return out.findings;
     }
     const responses = isObject(operation.responses) ? operation.responses : {};
-    if (answer.status >= 400 && responseKey(responses, answer.status) === undefined) return [];
+    if (refused && responseKey(responses, answer.status) === undefined) return [];
     const routeAnswer: RouteAnswer = { statusCode: answer.status, headers: answer.headers };
     if (answer.body !== '') {
       const type = Object.entries(answer.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
