@@ -10,16 +10,24 @@
 //      --config.manage-package-manager-versions=false)
 //   npx -y pnpm@10.34.9 build && node scripts/sdk-generated-tests.mjs /tmp/openai-node
 //
+// With `--checked` (`pnpm sdk:openai /tmp/openai-node`), each run goes through a proxy that checks
+// every answer against the document's response schemas for its operation and status
+// (scripts/answer-checker.mjs): the run fails when one breaks them, each violation listed as its
+// operation, status, JSON path and rule.
+//
 // Every process listens on 127.0.0.1 and is stopped at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startAnswerChecker } from './answer-checker.mjs';
 
-const sdk = process.argv[2];
+const args = process.argv.slice(2);
+const checked = args.includes('--checked');
+const sdk = args.find((arg) => arg !== '--checked');
 if (sdk === undefined || !existsSync(join(sdk, 'api_reference/openapi.transformed.yml'))) {
-  console.error('usage: node scripts/sdk-generated-tests.mjs <openai-node checkout with its dependencies>');
+  console.error('usage: node scripts/sdk-generated-tests.mjs [--checked] <openai-node checkout with its dependencies>');
   process.exit(2);
 }
 const cli = resolve(import.meta.dirname, '../packages/server/bin/mockpoint.js');
@@ -33,6 +41,23 @@ function freePort() {
       server.close(() => done(port));
     });
     server.on('error', failed);
+  });
+}
+
+/** The SDK's generated API tests (jest), their output and exit status. */
+function runJest(env) {
+  return new Promise((done, failed) => {
+    const child = spawn('npx', ['jest', '--runInBand', 'tests/api-resources'], { cwd: sdk, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', failed);
+    child.on('close', (status) => done({ stdout, stderr, status }));
   });
 }
 
@@ -54,17 +79,27 @@ async function runAgainst(label, importArgs, name) {
     daemon.stdout.on('data', (chunk) => String(chunk).includes('listening on') && ready());
     daemon.on('exit', (code) => failed(new Error(`the daemon (${label}) exited ${code}`)));
   });
+  const prefix = `/endpoint/${name}`;
+  let checker;
   try {
-    const jest = spawnSync('npx', ['jest', '--runInBand', 'tests/api-resources'], {
-      cwd: sdk,
-      encoding: 'utf8',
-      env: { ...process.env, TEST_API_BASE_URL: `http://127.0.0.1:${port}/endpoint/${name}` },
-      maxBuffer: 64 * 1024 * 1024,
+    if (checked) checker = await startAnswerChecker({ target: `http://127.0.0.1:${port}`, documentPath, prefix });
+    // Not spawnSync: the checker answers in this process, so its event loop must run meanwhile.
+    const jest = await runJest({
+      ...process.env,
+      TEST_API_BASE_URL: `${checker?.url ?? `http://127.0.0.1:${port}`}${prefix}`,
     });
     const summary = `${jest.stdout}\n${jest.stderr}`.split('\n').find((line) => line.startsWith('Tests:'));
     console.log(`${label}: ${summary ?? `no summary (jest exited ${jest.status})`}`);
-    return jest.status === 0;
+    if (checker === undefined) return jest.status === 0;
+    const { violations } = checker;
+    console.log(
+      `${label}: ${checker.checked()} answers checked against the document's response schemas, ` +
+        `${violations.length} violation(s), ${checker.unchecked()} not checked`,
+    );
+    for (const v of violations) console.log(`  ${v.operation} ${v.status} at ${v.path}: ${v.rule}`);
+    return jest.status === 0 && violations.length === 0;
   } finally {
+    await checker?.close();
     daemon.kill('SIGTERM');
   }
 }

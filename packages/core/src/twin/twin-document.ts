@@ -21,6 +21,9 @@ export interface DocumentList {
   total?: string;
   /** The answer's member linking to the next page (`nextPageLink`). */
   nextLink?: string;
+  /** The answer's members naming the page's first and last item (`first_id`, `last_id`). */
+  firstId?: string;
+  lastId?: string;
   /** The query parameter of the page size (`limit`), its default, minimum and maximum. */
   limit?: string;
   defaultLimit?: number;
@@ -37,6 +40,8 @@ const CURSOR_MEMBER = /^(next([_-]?(cursor|page[_-]?token|token))?|cursor|contin
 const HAS_MORE = /^(has[_-]?more|has[_-]?next([_-]?page)?|more)$/i;
 const TOTAL = /^(total|total[_-]?(count|size|results))$/i;
 const NEXT_LINK = /^next[_-]?(page[_-]?)?(link|url|href)$/i;
+const FIRST_ID = /^first[_-]?id$/i;
+const LAST_ID = /^last[_-]?id$/i;
 const LIMIT_PARAM = /^(limit|page[_-]?size|per[_-]?page|max[_-]?results|count|size)$/i;
 /** Page size parameters plain enough to be one even where the document types them as strings (Revert's `pageSize`). */
 const LIMIT_PARAM_TEXT = /^(limit|page[_-]?size|per[_-]?page|max[_-]?results)$/i;
@@ -58,11 +63,19 @@ export function membersOf(doc: Schema, raw: unknown, depth = 0): Record<string, 
   return Object.assign({}, ...schema.allOf.map((part) => membersOf(doc, part, depth + 1)), own);
 }
 
-/** A schema's type, read through `allOf` (Coda's `nextPageLink`: a `$ref` and `{ type: string }`). */
+/**
+ * A schema's type, read through `allOf` (Coda's `nextPageLink`: a `$ref` and `{ type: string }`)
+ * and through an `anyOf`/`oneOf` of one type and `null` (OpenAI's `next`: a string or null).
+ */
 function typeOf(doc: Schema, schema: Schema, depth = 0): string | undefined {
   if (typeof schema.type === 'string') return schema.type;
   if (Array.isArray(schema.type)) return schema.type.find((one) => one !== 'null') as string | undefined;
   if (schema.items !== undefined) return 'array';
+  const choices = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  if (choices !== undefined && depth <= 4) {
+    const types = choices.map((choice) => typeOf(doc, resolve(doc, choice), depth + 1)).filter((t) => t !== 'null');
+    return types.length === 1 ? types[0] : undefined;
+  }
   if (!Array.isArray(schema.allOf) || depth > 4) return undefined;
   for (const part of schema.allOf) {
     const type = typeOf(doc, resolve(doc, part), depth + 1);
@@ -97,6 +110,8 @@ export function documentList(doc: Schema, operation: Schema): DocumentList {
         hasMore: named(doc, members, HAS_MORE, 'boolean'),
         total: named(doc, members, TOTAL, 'integer') ?? named(doc, members, TOTAL, 'number'),
         nextLink: named(doc, members, NEXT_LINK, 'string'),
+        firstId: named(doc, members, FIRST_ID, 'string'),
+        lastId: named(doc, members, LAST_ID, 'string'),
       };
       // `next` as a URL (`format: uri`) links to the next page; as a plain string it is the cursor (Revert's).
       const cursorFormat = found.cursor === undefined ? undefined : members[found.cursor]?.format;
@@ -172,10 +187,14 @@ export function documentItem(doc: Schema, operation: Schema): DocumentItem | und
   return open ? { member } : { member, schema: members[member] as Schema };
 }
 
-/** The verb that updates an item at its own path as the document has it: `PATCH`, else `PUT` (`undefined`: neither). */
-export function documentUpdate(item: Schema): 'PATCH' | 'PUT' | undefined {
+/**
+ * The verb that updates an item at its own path as the document has it: `PATCH`, else `PUT`, else
+ * `POST` (OpenAI's `POST /assistants/{assistant_id}` modifies the assistant); `undefined`: none.
+ */
+export function documentUpdate(item: Schema): 'PATCH' | 'PUT' | 'POST' | undefined {
   if (item.patch !== undefined) return 'PATCH';
-  return item.put !== undefined ? 'PUT' : undefined;
+  if (item.put !== undefined) return 'PUT';
+  return item.post !== undefined ? 'POST' : undefined;
 }
 
 /** The error body of a document that describes none: a message and a stable code. */

@@ -129,8 +129,8 @@ function listOf(twin: Twin, matched: MatchedOperation): DocumentList | undefined
 
 /**
  * A page in the envelope the document's list operation describes: its array member the page,
- * its cursor member the next page's cursor (`null` on the last), its has-more, total and
- * next-link members filled where it has them.
+ * its cursor member the next page's cursor (`null` on the last), its has-more, total,
+ * next-link and first and last id members filled where it has them.
  */
 function documentPage(
   envelope: Record<string, unknown>,
@@ -144,6 +144,10 @@ function documentPage(
   if (said.cursor !== undefined) envelope[said.cursor] = next;
   if (said.hasMore !== undefined) envelope[said.hasMore] = page.hasMore;
   if (said.total !== undefined) envelope[said.total] = page.total;
+  // The page's own first and last ids (OpenAI's `first_id`, `last_id`: what its SDKs page `after`); an empty page keeps the example's.
+  const ids = page.items.map((item) => item.id).filter((id) => typeof id === 'string' || typeof id === 'number');
+  if (said.firstId !== undefined && ids.length > 0) envelope[said.firstId] = String(ids[0]);
+  if (said.lastId !== undefined && ids.length > 0) envelope[said.lastId] = String(ids.at(-1));
   if (said.nextLink !== undefined) {
     envelope[said.nextLink] =
       next === null || after === '' ? null : `${request.path}?${withPage(request.query, after, next)}`;

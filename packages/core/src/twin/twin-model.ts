@@ -3,7 +3,7 @@
  * path template, and the **collections** inferred from the paths and verbs — a
  * path `P` whose `P/{id}` exists is a collection: `POST P` creates, `GET P`
  * lists, `GET P/search` searches, `GET P/{id}` reads, the profile's update verb
- * (else the document's `PATCH` or `PUT`) on `P/{id}` updates, `DELETE P/{id}` deletes. Every other operation answers
+ * (else the document's `PATCH`, `PUT` or `POST`) on `P/{id}` updates, `DELETE P/{id}` deletes. Every other operation answers
  * from the document's examples (as stripe-mock does).
  *
  * @module
