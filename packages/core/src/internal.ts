@@ -43,9 +43,11 @@ export type {
 } from './twin/twin-flows.js';
 export type { MatchedOperation } from './twin/twin-model.js';
 export type { TwinProvider } from './twin/twin-provider.js';
+export type { SentAnswer } from './verify/answer-conformance.js';
 
 /**
  * `mockpoint verify`'s checks (an OpenAPI document read, routes checked against it),
+ * and answers as sent checked against a document (verify/answer-conformance.ts),
  * loaded when a verify runs: YAML and the JSON Schema validator stay out of every
  * other command's start (`mockpoint --version` loads no heavy module).
  */
@@ -53,11 +55,13 @@ export async function loadVerify(): Promise<{
   readOpenApi: typeof import('./verify/openapi-document.js').readOpenApi;
   verifyRoutes: typeof import('./verify/verify-routes.js').verifyRoutes;
   readLiveOptions: typeof import('./verify/live-options.js').readLiveOptions;
+  AnswerConformance: typeof import('./verify/answer-conformance.js').AnswerConformance;
 }> {
-  const [{ readOpenApi }, { verifyRoutes }, { readLiveOptions }] = await Promise.all([
+  const [{ readOpenApi }, { verifyRoutes }, { readLiveOptions }, { AnswerConformance }] = await Promise.all([
     import('./verify/openapi-document.js'),
     import('./verify/verify-routes.js'),
     import('./verify/live-options.js'),
+    import('./verify/answer-conformance.js'),
   ]);
-  return { readOpenApi, verifyRoutes, readLiveOptions };
+  return { readOpenApi, verifyRoutes, readLiveOptions, AnswerConformance };
 }
