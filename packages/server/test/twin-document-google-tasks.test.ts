@@ -5,6 +5,7 @@
 // tasks at `/tasks/v1/lists/{tasklist}/tasks`, walked: create → read → list (`{ kind, etag, items,
 // nextPageToken }` paged by `maxResults` and `pageToken`) → update (PATCH and PUT) → delete → 404,
 // every answer checked against the document's response schema for its operation and status
+// (helpers/answer-schema.ts), then the shared walk (helpers/document-walk.ts) over both
 // (docs/twins.md, "Any OpenAPI document"). On memory and LevelDB; every process on 127.0.0.1.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ import {
   runCli,
   startDaemon,
 } from './helpers/daemon.js';
+import { summaryOf, walkDocument } from './helpers/document-walk.js';
 
 const FILE = fileURLToPath(new URL('./fixtures/twins/google-tasks.json', import.meta.url));
 const DOC = JSON.parse(readFileSync(FILE, 'utf8')) as Record<string, unknown>;
@@ -147,6 +149,13 @@ for (const store of ['memory', 'leveldb'] as const) {
 
       // Every answer of the walk is one the document describes.
       expect(findings).toEqual([]);
+
+      // The shared walk (helpers/document-walk.ts, core's answer conformance) on a twin of its own:
+      // every step of both collections passes.
+      const walk = await walkDocument({ document: FILE, url: daemon.url, name: 'tasks-walk' });
+      const all = 'create read list update delete gone';
+      expect(summaryOf(walk)).toEqual({ [TASKS]: all, [LISTS]: all });
+      expect(walk.answers).toBeGreaterThan(10);
     });
   });
 }

@@ -196,8 +196,8 @@ export function documentItem(doc: Schema, operation: Schema): DocumentItem | und
 
 /**
  * The field an item's path id reads where the read answers an item with no `id` (see
- * `TwinResource.keyField`): the id parameter's own name, or it less the collection's singular
- * (`petName` of `pets`: `name`), where the item's schema has that member as a string or integer.
+ * `TwinResource.keyField`): the id parameter less the collection's singular (`petName` of
+ * `pets`: `name`), where the item's schema has that member as a string or integer.
  */
 export function documentKey(doc: Schema, read: Schema | undefined, idParam: string, last: string): string | undefined {
   if (read === undefined) return undefined;
@@ -207,11 +207,11 @@ export function documentKey(doc: Schema, read: Schema | undefined, idParam: stri
   if (Object.keys(members).length === 0 || 'id' in members) return undefined;
   const singular = last.replace(/ies$/i, 'y').replace(/s$/i, '').toLowerCase();
   const rest = idParam.toLowerCase().startsWith(singular) ? idParam.slice(singular.length).replace(/^[_-]/, '') : '';
-  const candidates = [idParam, rest.charAt(0).toLowerCase() + rest.slice(1)];
-  return candidates.find((name) => {
-    const type = name === '' ? undefined : typeOf(doc, members[name] ?? {});
-    return type === 'string' || type === 'integer';
-  });
+  // Only a name the parameter spells out beside the collection's (`petName`), not the parameter
+  // itself (`{group_id}` of a membership answered with its own `group_id` stays keyed by `id`).
+  const name = rest.charAt(0).toLowerCase() + rest.slice(1);
+  const type = name === '' || name === 'id' ? undefined : typeOf(doc, members[name] ?? {});
+  return type === 'string' || type === 'integer' ? name : undefined;
 }
 
 /** The verb that updates an item at its own path as the document has it: `PATCH`, else `PUT` (`undefined`: neither). */

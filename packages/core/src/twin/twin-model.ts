@@ -31,8 +31,8 @@ export interface TwinResource {
   objectName: string | undefined;
   /**
    * The field the path's id reads where the document says so and the profile does not: an item
-   * with no `id` whose schema has the id parameter's name, or that name less the collection's
-   * singular (`{petName}` of `/pets`: `name`). Absent: `id`.
+   * with no `id` whose schema has the id parameter's name less the collection's singular
+   * (`{petName}` of `/pets`: `name`). Absent: `id`.
    */
   keyField?: string;
 }
