@@ -38,6 +38,8 @@ describe('what a document says of itself', () => {
       limit: 'limit',
       defaultLimit: 25,
       maxLimit: 50,
+      // A plain string takes no null: left out of the last page (the nullable next_cursor is not).
+      omitLast: ['nextPageLink'],
     });
     // A bare array says nothing of an envelope.
     expect(documentList(doc, { responses: { '200': json({ type: 'array', items: {} }) } })).toEqual({});
@@ -90,12 +92,13 @@ describe('what a document says of itself', () => {
       cursor: 'next',
       after: 'cursor',
       limit: 'pageSize',
+      omitLast: ['next'],
     });
     const drf = {
       parameters: [query('page', { type: 'integer' })],
       responses: { '200': page({ type: 'string', format: 'uri' }) },
     };
-    expect(documentList({}, drf)).toEqual({ items: 'results', nextLink: 'next', page: 'page' });
+    expect(documentList({}, drf)).toEqual({ items: 'results', nextLink: 'next', page: 'page', omitLast: ['next'] });
     // A string parameter named only `count` or `size` is no page size.
     expect(documentList({}, { parameters: [query('count', { type: 'string' })], responses: {} })).toEqual({});
   });

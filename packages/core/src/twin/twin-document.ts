@@ -24,6 +24,11 @@ export interface DocumentList {
   /** The answer's members naming the page's first and last item (`first_id`, `last_id`). */
   firstId?: string;
   lastId?: string;
+  /**
+   * Members among `cursor` and `nextLink` whose schema takes no `null` (Google's `nextPageToken`, a
+   * plain string): left out of the last page rather than `null` there.
+   */
+  omitLast?: string[];
   /** The query parameter of the page size (`limit`), its default, minimum and maximum. */
   limit?: string;
   defaultLimit?: number;
@@ -84,6 +89,19 @@ function typeOf(doc: Schema, schema: Schema, depth = 0): string | undefined {
   return undefined;
 }
 
+/** Whether a member's schema takes `null` (`nullable`, a `null` type, an `anyOf`/`oneOf` branch of it, or no type at all). */
+function takesNull(doc: Schema, schema: Schema, depth = 0): boolean {
+  if (schema.nullable === true || schema.type === 'null') return true;
+  if (Array.isArray(schema.type)) return schema.type.includes('null');
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches) && depth < 4) {
+      return branches.some((branch) => takesNull(doc, resolve(doc, branch), depth + 1));
+    }
+  }
+  return schema.type === undefined && typeOf(doc, schema) === undefined;
+}
+
 /** A whole number of a schema's `field` (`default`, `minimum`, `maximum`), not below `least`. */
 function bound(schema: Schema, field: string, least: number): number | undefined {
   const value = schema[field];
@@ -120,6 +138,10 @@ export function documentList(doc: Schema, operation: Schema): DocumentList {
         found.cursor = undefined;
       }
       for (const [key, value] of Object.entries(found)) if (value !== undefined) list[key as 'cursor'] = value;
+      const omitLast = [list.cursor, list.nextLink].filter(
+        (key): key is string => key !== undefined && !takesNull(doc, members[key] as Schema),
+      );
+      if (omitLast.length > 0) list.omitLast = omitLast;
     }
   }
   const params = (Array.isArray(operation.parameters) ? operation.parameters : [])
@@ -185,6 +207,26 @@ export function documentItem(doc: Schema, operation: Schema): DocumentItem | und
   const member = named[0] as string;
   const open = Object.keys(membersOf(doc, members[member])).length === 0;
   return open ? { member } : { member, schema: members[member] as Schema };
+}
+
+/**
+ * The field an item's path id reads where the read answers an item with no `id` (see
+ * `TwinResource.keyField`): the id parameter less the collection's singular (`petName` of
+ * `pets`: `name`), where the item's schema has that member as a string or integer.
+ */
+export function documentKey(doc: Schema, read: Schema | undefined, idParam: string, last: string): string | undefined {
+  if (read === undefined) return undefined;
+  const { schema } = responseSchema(doc, read);
+  if (schema === undefined || documentItem(doc, read) !== undefined) return undefined;
+  const members = membersOf(doc, schema);
+  if (Object.keys(members).length === 0 || 'id' in members) return undefined;
+  const singular = last.replace(/ies$/i, 'y').replace(/s$/i, '').toLowerCase();
+  const rest = idParam.toLowerCase().startsWith(singular) ? idParam.slice(singular.length).replace(/^[_-]/, '') : '';
+  // Only a name the parameter spells out beside the collection's (`petName`), not the parameter
+  // itself (`{group_id}` of a membership answered with its own `group_id` stays keyed by `id`).
+  const name = rest.charAt(0).toLowerCase() + rest.slice(1);
+  const type = name === '' || name === 'id' ? undefined : typeOf(doc, members[name] ?? {});
+  return type === 'string' || type === 'integer' ? name : undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { addedNames } from './twin-additions.js';
 import { isRecord } from './twin-answer.js';
 import { stamp, type Twin } from './twin-context.js';
 import { type DocumentItem, documentItem, membersOf } from './twin-document.js';
-import { type ExampleContext, exampleOf, liveOption } from './twin-example.js';
+import { type ExampleContext, exampleOf, liveOption, type Schema } from './twin-example.js';
 import type { MatchedOperation } from './twin-model.js';
 import { documentedJson, responseSchema } from './twin-outside.js';
 import { keyField } from './twin-stored.js';
@@ -42,7 +42,9 @@ export function exampleOfOperation(twin: Twin, matched: MatchedOperation): { sta
   const last = matched.op.params.at(-1);
   // The field the path's id names: `id`, or the profile's key of the collection (a label's `name`).
   const field = resource !== undefined && last === resource.idParam ? keyField(twin, resource) : 'id';
-  if (last !== undefined && typeof value === 'object' && value !== null && field in value) {
+  // In a collection, only the item's own path id is written (a create below `/pets/{petName}` names the pet, not the photo).
+  const itsOwn = resource === undefined || last === resource.idParam;
+  if (last !== undefined && itsOwn && typeof value === 'object' && value !== null && field in value) {
     // The path's id, as the example's type: a number where the document's ids are numbers.
     const record = value as Record<string, unknown>;
     const given = matched.values[last] as string;
@@ -78,7 +80,7 @@ export function operationExample(twin: Twin, method: string, template: string): 
  * The fields the object an operation answers has (`undefined`: its schema does not say), and the
  * parameters the provider takes today beyond its document (twin-additions.ts), kept as sent.
  */
-export function fieldsOf(twin: Twin, matched: MatchedOperation): Set<string> | undefined {
+export function fieldsOf(twin: Twin, matched: MatchedOperation): Map<string, Schema> | undefined {
   const item = itemOf(twin, matched);
   const schema = item === undefined ? responseSchema(twin.parts.model.doc, matched.op.operation).schema : item.schema;
   if (schema === undefined) return undefined;
@@ -87,7 +89,9 @@ export function fieldsOf(twin: Twin, matched: MatchedOperation): Set<string> | u
   const properties = live.properties;
   if ((typeof properties !== 'object' || properties === null) && !Array.isArray(live.allOf)) return undefined;
   // Its `allOf` parts' members too (Revert's items: `allOf` of their shared and own fields).
-  return new Set([...Object.keys(membersOf(ctx.doc, live)), ...addedNames(matched.op.operation)]);
+  const fields = new Map<string, Schema>(addedNames(matched.op.operation).map((name) => [name, {}]));
+  for (const [name, member] of Object.entries(membersOf(ctx.doc, live))) fields.set(name, member);
+  return fields;
 }
 
 /**
@@ -127,7 +131,7 @@ export function wrapped(twin: Twin, matched: MatchedOperation, value: unknown): 
 }
 
 /** Each of the profile's `emptyObjects` the object's schema has, `{}` where nothing was sent (Stripe's `metadata`). */
-export function filled(twin: Twin, object: Record<string, unknown>, fields: Set<string> | undefined): void {
+export function filled(twin: Twin, object: Record<string, unknown>, fields: Map<string, Schema> | undefined): void {
   for (const field of twin.parts.profile.emptyObjects) {
     if (fields?.has(field) === true && (object[field] === undefined || object[field] === null)) object[field] = {};
   }

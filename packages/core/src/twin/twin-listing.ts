@@ -152,5 +152,7 @@ function documentPage(
     envelope[said.nextLink] =
       next === null || after === '' ? null : `${request.path}?${withPage(request.query, after, next)}`;
   }
+  // A cursor or link whose schema takes no null is left out where there is no next page.
+  for (const member of said.omitLast ?? []) if (envelope[member] === null) delete envelope[member];
   return envelope;
 }

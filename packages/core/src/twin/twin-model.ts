@@ -10,7 +10,7 @@
  */
 import { checkCollectionName } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
-import { documentUpdate } from './twin-document.js';
+import { documentKey, documentUpdate } from './twin-document.js';
 import { resolve, type Schema } from './twin-example.js';
 import type { TwinProfile } from './twin-profile.js';
 
@@ -29,6 +29,12 @@ export interface TwinResource {
   prefix: string;
   /** The object name an item's `object` field holds, when the schema has one (`customer`). */
   objectName: string | undefined;
+  /**
+   * The field the path's id reads where the document says so and the profile does not: an item
+   * with no `id` whose schema has the id parameter's name less the collection's singular
+   * (`{petName}` of `/pets`: `name`). Absent: `id`.
+   */
+  keyField?: string;
 }
 
 /** One operation of the document. */
@@ -136,12 +142,16 @@ function resourcesOf(doc: Schema, paths: Record<string, Schema>, profile: TwinPr
     const item = items.get(template);
     if (item === undefined) continue;
     const idParam = item.slice(template.length + 2, -1);
+    const read = (paths[item] as Schema).get as Schema | undefined;
+    // A provider's profile states its keys; only a document's twin reads one from the document.
+    const keyField = profile.flows === undefined ? documentKey(doc, read, idParam, last) : undefined;
     resources.set(template, {
       key: keyOf(template),
       template,
       idParam,
       prefix: profile.ids.prefixes[last] ?? '',
-      objectName: objectNameOf(doc, (paths[item] as Schema).get as Schema | undefined),
+      objectName: objectNameOf(doc, read),
+      ...(keyField === undefined ? {} : { keyField }),
     });
   }
   return resources;
@@ -168,6 +178,8 @@ function actionOf(
     if (upper === 'GET') return { action: 'read', resource: parent };
     if (upper === 'DELETE') return { action: 'delete', resource: parent };
     if (upper === (profile.update ?? documentUpdate(item) ?? 'PATCH')) return { action: 'update', resource: parent };
+    // With no verb stated, a document's `PUT` beside its `PATCH` updates too (Google's both do).
+    if (profile.update === undefined && upper === 'PUT') return { action: 'update', resource: parent };
   }
   if (parent !== undefined && tail === 'search' && upper === 'GET') return { action: 'search', resource: parent };
   return { action: 'other', resource: undefined };

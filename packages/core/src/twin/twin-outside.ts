@@ -14,8 +14,11 @@ import { type ExampleContext, resolve, type Schema } from './twin-example.js';
 /** The first success answer of `operation`: its status and media types. */
 function successOf(doc: Schema, operation: Schema): { status: number; content: Record<string, Schema> } {
   const responses = (operation.responses ?? {}) as Record<string, Schema>;
-  const code = Object.keys(responses).find((key) => /^2\d\d$/.test(key)) ?? '200';
-  return { status: Number(code), content: (resolve(doc, responses[code]).content ?? {}) as Record<string, Schema> };
+  // With no 2xx answer, the `default` one is the success (a Swagger 2.0 habit), answered as 200.
+  const code =
+    Object.keys(responses).find((key) => /^2\d\d$/.test(key)) ?? (responses.default === undefined ? '200' : 'default');
+  const status = code === 'default' ? 200 : Number(code);
+  return { status, content: (resolve(doc, responses[code]).content ?? {}) as Record<string, Schema> };
 }
 
 /** The status and JSON schema of an operation's first success answer. */

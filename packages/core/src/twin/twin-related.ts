@@ -29,9 +29,12 @@ export interface Related {
 
 const lastOf = (resource: TwinResource) => resource.template.split('/').at(-1) ?? '';
 
-/** The field the path's id of `resource` reads (`id` unless the profile's `ids.keys` says another). */
+/**
+ * The field the path's id of `resource` reads: the profile's `ids.keys`, else the one the document
+ * implies (twin-document.ts `documentKey`), else `id`.
+ */
 export function keyFieldOf(profile: TwinProfile, resource: TwinResource): string {
-  return profile.ids.keys[lastOf(resource)] ?? 'id';
+  return profile.ids.keys[lastOf(resource)] ?? resource.keyField ?? 'id';
 }
 
 function bySegment(twin: Related, segments: readonly string[]): TwinResource[] {

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { fromSwagger2, isSwagger2 } from '../openapi/swagger2.js';
 import { MockpointError } from '../registry/errors.js';
 
 /** A twin setting as stored and answered. */
@@ -76,7 +77,9 @@ export async function parseTwinSetting(
   }
   if (!isObject(document)) throw new MockpointError('INVALID_TWIN', 'document: an OpenAPI document as a JSON object');
   if (profile !== undefined && !isObject(profile)) throw new MockpointError('INVALID_TWIN', 'profile: a JSON object');
-  return { document, ...(profile === undefined ? {} : { profile }), ...kept };
+  // A Swagger 2.0 document is kept as the OpenAPI 3.0 document it means (openapi/swagger2.ts).
+  const read = isSwagger2(document) ? fromSwagger2(document) : document;
+  return { document: read, ...(profile === undefined ? {} : { profile }), ...kept };
 }
 
 /** Most settings {@link DECODED} keeps, and the most characters of their texts. */

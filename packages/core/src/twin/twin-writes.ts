@@ -12,6 +12,7 @@ import { changeStored, checkRoom, checkSent, fits, subscriptionLimit, taken } fr
 import { errorAnswer, newId, shownOf, stamp, type Twin } from './twin-context.js';
 import { exampleOfOperation, fieldsOf, filled, wrapped } from './twin-documented.js';
 import { emit } from './twin-events.js';
+import type { Schema } from './twin-example.js';
 import { flowKit, settle, statesOf, type Written, written } from './twin-kit.js';
 import type { MatchedOperation, TwinResource } from './twin-model.js';
 import { responseSchema } from './twin-outside.js';
@@ -224,7 +225,7 @@ function apply(
   twin: Twin,
   object: Record<string, unknown>,
   sent: Record<string, unknown>,
-  fields: Set<string> | undefined,
+  fields: Map<string, Schema> | undefined,
 ): void {
   const { profile } = twin.parts;
   for (const [key, value] of Object.entries(sent)) {
@@ -239,10 +240,19 @@ function apply(
         else merged[name] = text;
       }
       object.metadata = merged;
+    } else if (typeof value === 'string' && value !== '' && objectTyped(fields?.get(key))) {
+      // Text where the answer holds an object (a multipart file part's name, where the schema
+      // describes the file): the object made from the schema stays, valid against it.
     } else {
       object[key] = value === '' && profile.body === 'form' ? null : value;
     }
   }
+}
+
+/** Whether a member's schema types it as an object or an array only. */
+function objectTyped(schema: Schema | undefined): boolean {
+  const type = schema?.type;
+  return type === 'object' || type === 'array';
 }
 
 /** Whether ids count 1, 2, 3: the profile says so, or (`auto`) the document's id is a number. */
