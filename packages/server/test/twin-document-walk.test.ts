@@ -56,7 +56,7 @@ const LEDGER: Record<string, string> = {
   '/projects/{project_id}/users/{user_id}/roles': 'create delete gone | fails: read list | absent: update',
   '/responses': 'create read delete gone | absent: list update',
   '/threads': 'create read update delete gone | absent: list',
-  '/threads/{thread_id}/messages': 'create read delete gone | fails: list update',
+  '/threads/{thread_id}/messages': 'create read list update delete gone',
   '/threads/{thread_id}/runs': 'fails: create',
   '/threads/{thread_id}/runs/{run_id}/steps': 'absent: create',
   '/vector_stores': 'create read list update delete gone',
