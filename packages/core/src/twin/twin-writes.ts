@@ -13,7 +13,7 @@ import { errorAnswer, newId, shownOf, stamp, type Twin } from './twin-context.js
 import { exampleOfOperation, fieldsOf, filled, wrapped } from './twin-documented.js';
 import { emit } from './twin-events.js';
 import { flowKit, settle, statesOf, type Written, written } from './twin-kit.js';
-import type { MatchedOperation, TwinResource } from './twin-model.js';
+import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import { responseSchema } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { tombstone, view } from './twin-reads.js';
