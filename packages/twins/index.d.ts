@@ -16,5 +16,7 @@ export interface ProviderTwin {
   /** Its code: flows, trigger fixtures, words. */
   provider: TwinProvider;
 }
+/** The code of `provider` alone, its object (its trigger's events and fields). */
+export declare function code(provider: string): Promise<TwinProvider>;
 /** The document, profile, added parameters and code of `provider`. */
 export declare function load(provider: string): Promise<ProviderTwin>;

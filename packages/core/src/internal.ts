@@ -27,7 +27,6 @@ export { signatureSchemes } from './signing/signature-schemes.js';
 export { packageTwinCatalog, type TwinPackage } from './twin/package-catalog.js';
 // What a provider's flows (a folder of @mockpoint/twins, docs/development.md "Adding a provider")
 // are written against: types only, so a provider takes nothing of the core at run time.
-export type { FixtureStep } from './twin/twin-fixtures.js';
 export type {
   ActionOutcome,
   FlowError,
@@ -41,8 +40,8 @@ export type {
   TwinChange,
   TwinFlows,
 } from './twin/twin-flows.js';
-export type { MatchedOperation } from './twin/twin-model.js';
-export type { TwinProvider } from './twin/twin-provider.js';
+export type { MatchedOperation } from './twin/twin-operation.js';
+export type { FixtureStep, ProviderTrigger, TriggerField, TwinProvider } from './twin/twin-provider.js';
 export type { SentAnswer } from './verify/answer-conformance.js';
 
 /**

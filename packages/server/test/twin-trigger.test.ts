@@ -304,10 +304,25 @@ it('refuses what it cannot send with a stable code and a message listing what ex
     ),
   ]);
   expect(deployment.stderr).not.toContain('payment_intent');
+  // A provider's own trigger fields are its folder's: GitHub's `repo`, listed with its default and
+  // checked by its rule; the help's options and examples are read from the shipped providers.
+  const hub = await requestJson(`${daemon.url}/api/endpoints/hub/twin`);
+  expect((hub.body as { triggerFields?: unknown }).triggerFields).toEqual({
+    repo: { description: 'the repository (owner/name) the event is about', default: 'octocat/hello-world' },
+  });
+  const badRepo = await trigger({ event: 'issues.opened', repo: '../etc' }, 'hub');
+  expect([badRepo.status, (badRepo.body as { error?: { message?: string } }).error?.message]).toEqual([
+    400,
+    'repo: owner/name, each 1–100 of A-Z a-z 0-9 _ . -',
+  ]);
+  const help = await runCli({ args: ['trigger', '--help'] });
+  expect(help.stdout).toContain('mockpoint trigger github issues.opened --repo <owner/name>');
+  expect(help.stdout).toMatch(/--repo <owner\/name> +the repository \(owner\/name\) the event is about/);
+  expect(help.stdout).toContain('(default octocat/hello-world)');
   const bare = await runCli({ args: ['trigger', name, '--url', daemon.url] });
   expect([bare.code, bare.stderr.trim()]).toEqual([
     2,
-    'mockpoint trigger: error: give the name holding the twin and an event, e.g. mockpoint trigger stripe customer.created',
+    'mockpoint trigger: error: give the name holding the twin and an event, e.g. mockpoint trigger stripe payment_intent.succeeded',
   ]);
   // The client throws the daemon's code.
   const thrown = await createClient({ baseUrl: daemon.url })
@@ -323,8 +338,12 @@ it('is the MCP tool trigger_twin_event: an event sent, an unknown one a tool err
   await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/api/mcp`)));
   try {
     const tool = (await client.listTools()).tools.find((one) => one.name === 'trigger_twin_event');
-    const body = (tool?.inputSchema.properties as { body?: { properties?: object } } | undefined)?.body;
-    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(['event', 'repo', 'secret', 'to']);
+    const body = (
+      tool?.inputSchema.properties as { body?: { properties?: object; additionalProperties?: unknown } } | undefined
+    )?.body;
+    // The provider's own fields (a GitHub twin's `repo`) are any other member, a string.
+    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(['event', 'secret', 'to']);
+    expect(body?.additionalProperties).toMatchObject({ type: 'string', maxLength: 256 });
     type TextResult = { isError?: boolean; content: { text: string }[] };
     const sent = (await client.callTool({
       name: 'trigger_twin_event',

@@ -5,9 +5,31 @@
  * @module
  */
 
-import type { TwinProvider } from '@mockpoint/core/internal';
+import type { ProviderTrigger, TwinProvider } from '@mockpoint/core/internal';
 import { GITHUB } from './fixtures.js';
 import { githubFlows } from './flows.js';
+
+/** `owner/name` as GitHub names them: neither `.` nor `..`. */
+const REPO = /^(?!\.{1,2}\/)[A-Za-z0-9_.-]{1,100}\/(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
+
+/** A trigger names the repository its event is about; its fixtures name it, its owner, a new label and the commits they make. */
+const trigger: ProviderTrigger = {
+  fields: {
+    repo: {
+      description: 'the repository (owner/name) the event is about',
+      form: 'owner/name',
+      pattern: REPO,
+      rule: 'owner/name, each 1–100 of A-Z a-z 0-9 _ . -',
+      default: 'octocat/hello-world',
+    },
+  },
+  words: ({ repo = '' }, unique) => ({ repo, owner: repo.split('/')[0] ?? '', label: `triage-${unique}` }),
+  // The commit a write made (`{sha}`), for the next step that names it.
+  answered: (value) => {
+    const commit = value.commit as { sha?: unknown } | null | undefined;
+    return typeof commit?.sha === 'string' ? { words: { sha: commit.sha } } : {};
+  },
+};
 
 export const githubProvider: TwinProvider = {
   name: 'github',
@@ -15,4 +37,5 @@ export const githubProvider: TwinProvider = {
   flows: githubFlows,
   fixtures: GITHUB,
   event: 'issues.opened',
+  trigger,
 };

@@ -22,15 +22,20 @@ export type { Addition, ProviderTwin } from '../index.js';
 /** The providers shipped here. */
 export const providers: readonly string[] = Object.keys(CODE);
 
+/** The code of `provider` alone, its object (its trigger's events and fields, for `mockpoint trigger`'s help). */
+export async function code(provider: string): Promise<TwinProvider> {
+  const loaded = Object.hasOwn(CODE, provider) ? CODE[provider] : undefined;
+  if (loaded === undefined) throw new Error(`no twin of ${provider}; one of ${providers.join(', ')}`);
+  return loaded();
+}
+
 /** The document, profile, added parameters and code of `provider`. */
 export async function load(provider: string): Promise<ProviderTwin> {
-  const code = Object.hasOwn(CODE, provider) ? CODE[provider] : undefined;
-  if (code === undefined) throw new Error(`no twin of ${provider}; one of ${providers.join(', ')}`);
   const [document, profile, params, object] = await Promise.all([
     readProviderFile(`${provider}/document.json.gz`),
     readProviderFile(`${provider}/profile.json`),
     readProviderFile(`${provider}/params.json.gz`),
-    code(),
+    code(provider),
   ]);
   if (document === undefined || profile === undefined) {
     throw new Error(`the twin of ${provider} is incomplete: its document.json.gz or profile.json is missing`);

@@ -5,9 +5,20 @@
  * @module
  */
 
-import type { TwinProvider } from '@mockpoint/core/internal';
+import type { ProviderTrigger, TwinProvider } from '@mockpoint/core/internal';
 import { STRIPE } from './fixtures.js';
 import { stripeFlows } from './flows.js';
+
+/** A fixture's steps name the objects made before them by kind (`{customer}`, `{price}`). */
+const trigger: ProviderTrigger = {
+  answered: (value) => {
+    // A declined card answers its error with the intent in it.
+    const error = value.error as Record<string, unknown> | undefined;
+    const object = (error?.payment_intent ?? value) as Record<string, unknown>;
+    const named = typeof object.object === 'string' && typeof object.id === 'string';
+    return { object, ...(named ? { words: { [object.object as string]: object.id as string } } : {}) };
+  },
+};
 
 export const stripeProvider: TwinProvider = {
   name: 'stripe',
@@ -16,4 +27,5 @@ export const stripeProvider: TwinProvider = {
   fixtures: STRIPE,
   event: 'payment_intent.succeeded',
   secretPrefix: 'whsec_',
+  trigger,
 };

@@ -23,13 +23,13 @@ let active = false;
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
-/** `https://api.github.com`, `api.github.com`, `https://*.stripe.com` → a rule; anything else throws. */
+/** `https://api.example.com`, `api.example.com`, `https://*.example.com` → a rule; anything else throws. */
 function parseRule(entry: string): InterceptRule {
   const match = /^(?:(https?):\/\/)?(\*\.)?([a-z0-9.-]+)\/?$/i.exec(entry.trim());
   if (match === null) {
     throw new MockServerError(
       'INVALID_INTERCEPT',
-      `intercept: "${entry}" is not an origin to intercept (e.g. https://api.github.com or https://*.stripe.com; no path, no port)`,
+      `intercept: "${entry}" is not an origin to intercept (e.g. https://api.example.com or https://*.example.com; no path, no port)`,
     );
   }
   return {

@@ -31,6 +31,8 @@ export interface Twin {
   kept: Record<string, string>;
   /** The events `triggerTwin` sends (none for a twin of a document). */
   triggers: string[];
+  /** The fields a trigger may give beside `event`, `to` and `secret`, its provider's own: what each is, its default. */
+  triggerFields: Record<string, { description: string; default: string }>;
   /**
    * Where its events are, when its provider's flows make events: the collection (path template)
    * they are listed in, empty when the provider lists none, and that of the subscriptions they are
@@ -57,8 +59,11 @@ export interface TwinTrigger {
   to?: string;
   /** The secret `to`'s delivery is signed with. @default its subscription's secret, else a new one (answered) */
   secret?: string;
-  /** The repository (`owner/name`) a GitHub event is about. @default `octocat/hello-world` */
-  repo?: string;
+  /**
+   * The fields the twin's provider declares, by name (`Twin.triggerFields` lists them; a GitHub
+   * twin's `repo`, the repository an event is about). @default each field's default
+   */
+  [field: string]: string | undefined;
 }
 
 /** What a trigger sent. */

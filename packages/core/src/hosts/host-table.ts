@@ -104,7 +104,7 @@ export class HostTable {
       if (pattern === undefined) {
         throw new MockpointError(
           'INVALID_HOSTS',
-          `${JSON.stringify(host).slice(0, 300)} is not a host pattern: give a host name (api.github.com) or *. and a name (*.stripe.com); not an IP address or localhost, no port`,
+          `${JSON.stringify(host).slice(0, 300)} is not a host pattern: give a host name (api.example.com) or *. and a name (*.example.com); not an IP address or localhost, no port`,
         );
       }
       const held = this.#entries.get(pattern);

@@ -1,6 +1,6 @@
 /**
  * Hosts that pick an endpoint (`MOCKPOINT_HOSTS`, a mock file's `hosts:`, the
- * admin API): `api.github.com=github`, `*.stripe.com=stripe`. A request whose
+ * admin API): `api.example.com=api`, `*.example.com=web`. A request whose
  * Host maps to a name is answered by that endpoint with its whole path as the
  * subpath. The text rules live here; the table is `hosts/host-table.ts`.
  *
@@ -13,7 +13,7 @@ import { IPV4 } from './host-rules.js';
 
 /** What a host pattern may be, for error messages. */
 export const HOST_PATTERN_FORMS =
-  'a host name (api.github.com) or *. and a name for every name below it (*.stripe.com); not an IP address or localhost, no port';
+  'a host name (api.example.com) or *. and a name for every name below it (*.example.com); not an IP address or localhost, no port';
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);

@@ -155,12 +155,12 @@ export const ERRORS = {
     fix: 'correct the field the message names ([files.md](files.md#request-validation))',
   },
   INVALID_RATE_LIMIT: {
-    when: 'a route\'s `rateLimit` is not `{ limit, per, style?, bucket? }`: `limit` a whole number from 1 to 1,000,000, `per` a duration (`"1m"`, `"1h30m"`, `"500ms"`) or whole milliseconds from 1 ms to 31 days, `style` one of ietf, github, github-secondary, openai, stripe, `bucket` a name',
+    when: 'a route\'s `rateLimit` is not `{ limit, per, style?, bucket? }`: `limit` a whole number from 1 to 1,000,000, `per` a duration (`"1m"`, `"1h30m"`, `"500ms"`) or whole milliseconds from 1 ms to 31 days, `style` a registered style (ietf, openai or one a provider registers, docs/rate-limits.md), `bucket` a name',
     fix: 'correct the field the message names ([rate-limits.md](rate-limits.md))',
   },
   INVALID_HOSTS: {
     when: 'a `hosts` list holds something that is not a host pattern (a name, or `*.` and a name; not an IP address or `localhost`, no port), or more than 100 hosts for one endpoint (the admin API, a mock file: `details` has `{ limit, count }`); nothing is written',
-    fix: 'give host names such as `api.github.com` or `*.stripe.com` ([https.md](https.md#hosts-map-to-endpoints))',
+    fix: 'give host names such as `api.example.com` or `*.example.com` ([https.md](https.md#hosts-map-to-endpoints))',
   },
   REQUEST_INVALID: {
     when: "a request to `/endpoint/{name}` does not fit the schemas of the route that matched it, and the route's `validate.mode` is `enforce`; `error.details.errors` lists what did not fit (`in`, `path`, `message`); the request is still journaled",
@@ -240,7 +240,7 @@ export const ERRORS = {
   },
   INVALID_COVERAGE_QUERY: {
     when: 'a query parameter of `GET /api/coverage` (or an option of `mockpoint coverage`) is wrong: `since`/`until` not an ISO 8601 time with its zone, `since` not before `until`, a name in `names` that is not a name, or an unknown parameter ([coverage.md](coverage.md))',
-    fix: 'give e.g. `?names=github,stripe&since=2030-01-01T00:00:00Z`',
+    fix: 'give e.g. `?names=orders,users&since=2030-01-01T00:00:00Z`',
   },
   INVALID_VERIFY_UPSTREAM: {
     when: 'the `upstream` of `POST /api/verify` (or `mockpoint verify --upstream`, `--ignore`, `--header`, `--har`) is not usable: the URL is not absolute http(s) or has a query, fragment or credentials; an `ignore` path, a header or a bound is not valid; or a field is unknown ([verify.md](verify.md#against-the-live-api---upstream))',
@@ -260,7 +260,7 @@ export const ERRORS = {
   },
   GRAPHQL_SCHEMA_TOO_COMPLEX: {
     when: 'a GraphQL schema that would take too long to build ([graphql.md](graphql.md#bounds)): more than 100,000 tokens, 30,000 types, fields, arguments, enum values and union members, or 20,000 steps of interface checks (types implementing interfaces that implement many others); the message names which, `error.details` the counts; nothing is changed. Also the answer to a GraphQL request to a name whose schema was stored by an older version and is over these bounds (it is not served; the log says so once)',
-    fix: "split the schema, or have types implement fewer interfaces (GitHub's public schema is well within every bound)",
+    fix: "split the schema, or have types implement fewer interfaces (a large public API's schema of thousands of types is well within every bound)",
   },
   INVALID_ITEM: {
     when: 'an item written to a collection (`POST`, `PUT`, `PATCH` of a resource route or of `…/collections/{collection}/items`) is not a JSON object',
@@ -678,7 +678,7 @@ export const ERRORS = {
   },
   INVALID_INTERCEPT: {
     from: 'vitest',
-    when: '`createMockServer({ intercept })` with an entry that is not an origin (`https://api.github.com`, `https://*.stripe.com`; no path, no port), or while another server intercepts in this process',
+    when: '`createMockServer({ intercept })` with an entry that is not an origin (`https://api.example.com`, `https://*.example.com`; no path, no port), or while another server intercepts in this process',
     fix: 'give origins only, and close the other intercepting server first ([intercept.md](intercept.md))',
   },
 } as const satisfies Record<ErrorCode, ErrorProse>;

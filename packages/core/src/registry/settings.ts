@@ -26,9 +26,9 @@ export type SettingType =
   | 'hosts'
   /** A comma list of origins (`scheme://host[:port]`). */
   | 'origins'
-  /** A comma list of `host=endpoint` (`api.github.com=github,*.stripe.com=stripe`). */
+  /** A comma list of `host=endpoint` (`api.example.com=api,*.example.com=web`). */
   | 'hostMap'
-  /** A comma list of `endpoint=port` (`github=8081`); the flag may be repeated. */
+  /** A comma list of `endpoint=port` (`api=8081`); the flag may be repeated. */
   | 'serveMap'
   /** `redis://`, `rediss://` or an absolute unix socket path. */
   | 'redis';
@@ -338,7 +338,7 @@ export const SETTINGS = {
     arg: '<name=port>',
     type: 'serveMap',
     defaultText: 'none',
-    help: 'also serve an endpoint at the root of a port of its own, every path its subpath (github=8081; repeat the flag or give a comma list; port 0 picks a free one; see docs/https.md)',
+    help: 'also serve an endpoint at the root of a port of its own, every path its subpath (api=8081; repeat the flag or give a comma list; port 0 picks a free one; see docs/https.md)',
   },
   twin: {
     env: 'MOCKPOINT_TWIN',
@@ -346,7 +346,7 @@ export const SETTINGS = {
     arg: '<provider=port>',
     type: 'serveMap',
     defaultText: 'none',
-    help: 'make a twin of a provider (stripe, github) under its name and serve it at the root of a port of its own, as --serve does (stripe=12111; repeat the flag or give a comma list; port 0 picks a free one; see docs/twins.md)',
+    help: 'make a twin of a provider (GET /api/twins lists those shipped) under its name and serve it at the root of a port of its own, as --serve does (provider=12111; repeat the flag or give a comma list; port 0 picks a free one; see docs/twins.md)',
   },
   https: {
     env: 'MOCKPOINT_HTTPS',

@@ -37,7 +37,7 @@ const input = onFirstUse(() =>
     hosts: z
       .array(z.string())
       .max(MAX_HOSTS_PER_NAME)
-      .meta({ description: `Host patterns: \`api.github.com\`, \`*.stripe.com\`; at most ${MAX_HOSTS_PER_NAME}.` }),
+      .meta({ description: `Host patterns: \`api.example.com\`, \`*.example.com\`; at most ${MAX_HOSTS_PER_NAME}.` }),
   }),
 );
 
@@ -51,7 +51,7 @@ function hostsOf(body: Record<string, unknown>): string[] {
   if (!Array.isArray(hosts) || hosts.some((host) => typeof host !== 'string')) {
     throw new MockpointError(
       'INVALID_HOSTS',
-      '`hosts` must be a list of host names, e.g. { "hosts": ["api.github.com"] }',
+      '`hosts` must be a list of host names, e.g. { "hosts": ["api.example.com"] }',
     );
   }
   checkHostCount(hosts.length);
@@ -101,7 +101,7 @@ export const hostsSetting = {
         .array(z.string())
         .optional()
         .describe(
-          'Hosts that pick this endpoint: a request with that Host (or, through the forward proxy, that target) is answered here, its whole path the subpath; api.github.com, *.stripe.com (docs/https.md).',
+          'Hosts that pick this endpoint: a request with that Host (or, through the forward proxy, that target) is answered here, its whole path the subpath; api.example.com, *.example.com (docs/https.md).',
         ),
     check: fileHosts,
     read: async (get) => {

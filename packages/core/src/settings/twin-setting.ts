@@ -12,7 +12,7 @@ import { objectBody } from './object-body.js';
 import { BODY_LIMIT, type NameSetting } from './setting-declaration.js';
 
 const UNSEEN_TEXT =
-  "What an id or list the twin never made answers: missing (default), the provider's 404 and empty lists; examples, the document's examples with the path's ids (as stripe-mock, for an SDK's own generated tests).";
+  "What an id or list the twin never made answers: missing (default), the provider's 404 and empty lists; examples, the document's examples with the path's ids (as a provider's own mock server answers an SDK's generated tests).";
 
 const settingSchema = onFirstUse(() =>
   z
@@ -40,7 +40,7 @@ export const twinSetting: NameSetting<TwinSetting, TwinSetting, Record<string, u
     member: () =>
       z
         .strictObject({
-          provider: z.string().optional().describe('A provider the daemon ships (GET /api/twins): stripe.'),
+          provider: z.string().optional().describe('A provider the daemon ships (GET /api/twins lists them).'),
           document: z
             .record(z.string(), z.unknown())
             .optional()
@@ -54,7 +54,7 @@ export const twinSetting: NameSetting<TwinSetting, TwinSetting, Record<string, u
         .refine((twin) => (twin.provider === undefined) !== (twin.document === undefined), 'a provider or a document')
         .optional()
         .describe(
-          'A stateful twin of a provider ({ provider: stripe }) or of an OpenAPI document ({ document, profile }), as PUT /api/endpoints/{name}/twin takes it (docs/twins.md); its objects are the collections.',
+          'A stateful twin of a provider ({ provider }) or of an OpenAPI document ({ document, profile }), as PUT /api/endpoints/{name}/twin takes it (docs/twins.md); its objects are the collections.',
         ),
     // Its shape here; the daemon checks the rest when it is applied (its providers, the document's paths).
     check: (value) => value as TwinSetting,

@@ -16,7 +16,7 @@ import type { ActionOutcome, OwnRequest, TwinChange } from './twin-flows.js';
 import { flowKit, settle, statesOf, written } from './twin-kit.js';
 import { list } from './twin-listing.js';
 import { pageOf } from './twin-lists.js';
-import type { MatchedOperation, TwinResource } from './twin-model.js';
+import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import { documentedText } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { heldOrMissing, memberTarget, ownerOf, unseenOutside } from './twin-references.js';

@@ -10,7 +10,7 @@ import { isRecord } from './twin-answer.js';
 import { stamp, type Twin } from './twin-context.js';
 import { type DocumentItem, documentItem, membersOf } from './twin-document.js';
 import { type ExampleContext, exampleOf, liveOption, type Schema } from './twin-example.js';
-import type { MatchedOperation } from './twin-model.js';
+import type { MatchedOperation } from './twin-operation.js';
 import { documentedJson, responseSchema } from './twin-outside.js';
 import { keyField } from './twin-stored.js';
 

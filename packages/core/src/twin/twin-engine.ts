@@ -43,7 +43,8 @@ import { checkExpand } from './twin-expand.js';
 import type { FlowError, TwinChange, TwinEvents } from './twin-flows.js';
 import { IdempotencyKeys } from './twin-idempotency.js';
 import { list } from './twin-listing.js';
-import type { MatchedOperation, TwinModel, TwinResource } from './twin-model.js';
+import type { TwinModel } from './twin-model.js';
+import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import type { KeptTarget } from './twin-outbox-kept.js';
 import type { TwinProfile } from './twin-profile.js';
 import { TwinRates } from './twin-rate-limit.js';
@@ -64,7 +65,12 @@ export class TwinEngine {
   constructor(parts: TwinParts) {
     this.#parts = parts;
     this.#twin = twinOf(parts);
-    this.#keys = new IdempotencyKeys(parts.collections, parts.name, parts.limits);
+    this.#keys = new IdempotencyKeys(
+      parts.collections,
+      parts.name,
+      parts.limits,
+      parts.profile.idempotencyReplayedHeader,
+    );
     const limit = parts.profile.rateLimit;
     this.#rates = limit === undefined ? undefined : new TwinRates(limit);
   }

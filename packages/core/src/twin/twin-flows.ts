@@ -7,7 +7,7 @@
  * @module
  */
 import type { SignatureScheme } from '../signing/signature.js';
-import type { MatchedOperation } from './twin-model.js';
+import type { MatchedOperation } from './twin-operation.js';
 
 /** A provider's error, in the fields the profile's error template takes, and more the provider adds. */
 export interface FlowError {

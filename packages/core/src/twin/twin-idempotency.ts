@@ -1,7 +1,7 @@
 /**
  * Idempotency keys (Stripe's `Idempotency-Key`): the first answer to a key is
- * kept; the same key with the same request answers it again (with
- * `Idempotent-Replayed: true`); the same key with another request is refused
+ * kept; the same key with the same request answers it again (with the profile's
+ * `idempotencyReplayedHeader`, `true`: Stripe's `Idempotent-Replayed`); the same key with another request is refused
  * (`idempotency_error`). Kept in the name's collections (`_idempotency`), the
  * newest {@link MAX_KEYS}.
  *
@@ -26,11 +26,14 @@ export class IdempotencyKeys {
   readonly #collections: CollectionStore;
   readonly #name: string;
   readonly #limits: CollectionLimits | undefined;
+  readonly #replayed: string | undefined;
 
-  constructor(collections: CollectionStore, name: string, limits?: CollectionLimits) {
+  /** `replayed`: the header a replayed answer carries, `true`; none for none. */
+  constructor(collections: CollectionStore, name: string, limits?: CollectionLimits, replayed?: string) {
     this.#collections = collections;
     this.#name = name;
     this.#limits = limits;
+    this.#replayed = replayed;
   }
 
   /** The kept answer of `key` for `request`, or `run()`'s, kept. */
@@ -46,7 +49,8 @@ export class IdempotencyKeys {
       .find((entry) => entry.key === key);
     if (kept !== undefined) {
       if (kept.request !== request) return refuse(REUSED);
-      return { ...kept.answer, headers: { ...kept.answer.headers, 'idempotent-replayed': 'true' } };
+      if (this.#replayed === undefined) return kept.answer;
+      return { ...kept.answer, headers: { ...kept.answer.headers, [this.#replayed]: 'true' } };
     }
     if (key.length > MAX_KEY_LENGTH) return refuse(`Idempotency keys are at most ${MAX_KEY_LENGTH} characters.`);
     const answer = await run();

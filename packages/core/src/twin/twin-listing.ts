@@ -13,7 +13,7 @@ import { shownOf, type Twin } from './twin-context.js';
 import { type DocumentList, documentList } from './twin-document.js';
 import { exampleOfOperation } from './twin-documented.js';
 import { filterByQuery, type Page, pageOf, pagesOf, withPage } from './twin-lists.js';
-import type { MatchedOperation, TwinResource } from './twin-model.js';
+import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import { counted, withMembers } from './twin-related.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './twin-search.js';
 import { pathScope, type Stored, storedOf } from './twin-stored.js';
@@ -91,7 +91,7 @@ function listedPage(
   const unseen = twin.examples ? 'examples' : 'missing';
   const page = pageOf(parts.profile, live, params.query, request.path, request.query, said, unseen);
   const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
-  const style = parts.profile.list.style;
+  const { style, envelope: members } = parts.profile.list;
   if (style === 'bare' || (style === 'document' && said?.items === undefined)) {
     return jsonAnswer(200, page.items, headers);
   }
@@ -106,11 +106,13 @@ function listedPage(
       headers,
     );
   }
-  envelope.data = page.items;
-  envelope.has_more = page.hasMore;
-  if ('url' in envelope) envelope.url = request.path;
-  if ('total_count' in envelope) envelope.total_count = page.total;
-  if ('next_page' in envelope) envelope.next_page = null;
+  // An `envelope` list fills the members its profile names (the profile's check requires them).
+  if (members === undefined) return jsonAnswer(200, page.items, headers);
+  envelope[members.items] = page.items;
+  if (members.hasMore !== undefined) envelope[members.hasMore] = page.hasMore;
+  if (members.url !== undefined && members.url in envelope) envelope[members.url] = request.path;
+  if (members.total !== undefined && members.total in envelope) envelope[members.total] = page.total;
+  if (members.nextPage !== undefined && members.nextPage in envelope) envelope[members.nextPage] = null;
   return jsonAnswer(200, envelope, headers);
 }
 

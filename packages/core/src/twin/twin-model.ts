@@ -12,71 +12,14 @@ import { checkCollectionName } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
 import { documentKey, documentUpdate } from './twin-document.js';
 import { resolve, type Schema } from './twin-example.js';
+import type { MatchedOperation, TwinAction, TwinOperation, TwinResource } from './twin-operation.js';
 import type { TwinProfile } from './twin-profile.js';
-
-/** What an operation does to its collection. */
-export type TwinAction = 'create' | 'read' | 'update' | 'delete' | 'list' | 'search' | 'other';
-
-/** A collection the twin keeps: its storage name, its paths and how its ids look. */
-export interface TwinResource {
-  /** The collection's name in the collections store (`v1-customers`). */
-  key: string;
-  /** The collection's path template (`/v1/customers`). */
-  template: string;
-  /** Its id parameter at `template/{id}`. */
-  idParam: string;
-  /** The prefix of the ids it makes (`cus_`; `''` for none). */
-  prefix: string;
-  /** The object name an item's `object` field holds, when the schema has one (`customer`). */
-  objectName: string | undefined;
-  /**
-   * The field the path's id reads where the document says so and the profile does not: an item
-   * with no `id` whose schema has the id parameter's name less the collection's singular
-   * (`{petName}` of `/pets`: `name`). Absent: `id`.
-   */
-  keyField?: string;
-}
-
-/** One operation of the document. */
-export interface TwinOperation {
-  method: string;
-  template: string;
-  /** The template's segments: text, or `null` for a parameter. */
-  segments: readonly (string | null)[];
-  /** The parameters' names, in order. */
-  params: readonly string[];
-  /**
-   * The index in `segments` of the one parameter the document marks `x-multi-segment` (GitHub's
-   * contents `path`, a git `ref`): it takes one or more segments, `/` kept (`heads/feature`).
-   */
-  multi?: number;
-  /**
-   * The query a path keyed with one asks for (OpenAI's `/responses?beta=true`): the operation
-   * answers a request whose query holds each of these pairs, before the same path without them.
-   */
-  query?: readonly (readonly [string, string])[];
-  action: TwinAction;
-  resource: TwinResource | undefined;
-  operation: Schema;
-}
 
 /** A path key split at its `?`: the path template, and the query pairs it asks for (none: `undefined`). */
 function keyedQuery(key: string): { template: string; query?: [string, string][] } {
   const q = key.indexOf('?');
   if (q === -1) return { template: key };
   return { template: key.slice(0, q), query: [...new URLSearchParams(key.slice(q + 1))] };
-}
-
-/** An operation matched to a request path, with the path's parameters. */
-export interface MatchedOperation {
-  op: TwinOperation;
-  values: Record<string, string>;
-  /**
-   * The path's parameters as the URLs of what it makes name them, where the flows keep its items
-   * under other `values` (a renamed GitHub repository's current name, as its flows answer it).
-   * @default `values`
-   */
-  shown?: Record<string, string>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

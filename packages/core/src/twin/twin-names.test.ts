@@ -139,25 +139,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "test data: GitHub's public GraphQL schema, a large schema for the GraphQL tests, no twin",
 };
 
-/**
- * What is left to take out (issue #87), each file with the count of places it names a provider: the
- * examples of messages and help (host names, `mockpoint trigger stripe …`) and the trigger API's
- * GitHub-only `repo`. The check fails when a file gets one more, and when one is taken out (then
- * the count here goes down with it), so that the list only shrinks.
- */
-const LEFT: Readonly<Record<string, number>> = {
-  'core/src/hosts/host-table.ts': 1,
-  'core/src/http/routes/twin.ts': 2,
-  'core/src/pattern/host-mapping.ts': 1,
-  'core/src/registry/error-codes.ts': 5,
-  'core/src/registry/settings.ts': 2,
-  'core/src/settings/hosts-setting.ts': 3,
-  'core/src/settings/twin-setting.ts': 3,
-  'server/src/commands/command-list.ts': 1,
-  'server/src/commands/trigger-command.ts': 3,
-  'vitest-plugin/src/intercept.ts': 1,
-};
-
 /** A package's source files but its tests (and their fixtures), its build and the providers' folders. */
 function packageSources(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -197,9 +178,9 @@ describe("every package but the providers' folders", () => {
     expect(read.filter((file) => PROVIDERS.some(({ name }) => file.startsWith(`twins/${name}/`)))).toEqual([]);
   });
 
-  it('names no provider outside its comments, but in the registries of generic data and what is left to take out', () => {
+  it('names no provider outside its comments, but in the registries of generic data', () => {
     const outside = [...named].filter(([file]) => !Object.hasOwn(ALLOWED, file));
-    expect(Object.fromEntries(outside)).toEqual(LEFT);
+    expect(Object.fromEntries(outside)).toEqual({});
   });
 
   it('allows only files that name one', () => {

@@ -49,6 +49,24 @@ const pageSchemas = onFirstUse(() => {
   };
 });
 
+/**
+ * The members of an `envelope` list the twin fills: `items` the page; `hasMore` whether more
+ * follow; where the document's example has them, `url` the list's path, `total` the count of
+ * the items listed and `nextPage` `null`.
+ */
+const envelopeSchema = onFirstUse(() => {
+  const member = z.string().min(1).max(64);
+  return z
+    .object({
+      items: member,
+      hasMore: member.optional(),
+      url: member.optional(),
+      total: member.optional(),
+      nextPage: member.optional(),
+    })
+    .strict();
+});
+
 function isJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -204,16 +222,22 @@ const profileSchemas = onFirstUse(() => {
         .prefault({}),
       pagination: pageSchemas().pagination,
       /**
-       * A list's answer: `bare` (an array), an envelope whose `data` member holds the page
-       * (Stripe's `{ object: "list", data, has_more, url }`), or `document`: as the list
-       * operation's answer schema says (an array, or the object whose array member holds it).
+       * A list's answer: `bare` (an array), `envelope`: the document's example of the list
+       * object with the members `envelope` names filled (Stripe's `{ object: "list", data,
+       * has_more, url }`), or `document`: as the list operation's answer schema says (an array,
+       * or the object whose array member holds it).
        */
       list: z
         .object({
           style: z.enum(['bare', 'envelope', 'document']).default('document'),
           order: z.enum(['newest', 'oldest']).default('oldest'),
+          envelope: envelopeSchema().optional(),
         })
         .strict()
+        .refine((list) => list.style !== 'envelope' || list.envelope !== undefined, {
+          message:
+            'list.style "envelope" names the members it fills: list.envelope { "items", "hasMore", "url", "total", "nextPage" } (items required)',
+        })
         .prefault({}),
       /** Timestamps the clock writes: field names, and as Unix seconds or ISO 8601 text. */
       timestamps: z
@@ -258,6 +282,12 @@ const profileSchemas = onFirstUse(() => {
         .optional(),
       /** The header whose key replays an earlier answer (same body) or refuses another body. */
       idempotencyHeader: z.string().max(64).optional(),
+      /** The header a replayed answer carries, `true` (Stripe's `Idempotent-Replayed`). @default none */
+      idempotencyReplayedHeader: z
+        .string()
+        .regex(/^[A-Za-z0-9-]{1,64}$/)
+        .transform((name) => name.toLowerCase())
+        .optional(),
       ...answerSchemas(),
       /**
        * A strong `ETag` on every `200` answer to a `GET`, and `304 Not Modified` (no body) when

@@ -11,8 +11,46 @@
  */
 import { type RateLimitShape, registerRateLimitStyle } from '../api/rate-limit-headers.js';
 import { registerSignatureScheme, type SignatureSchemeDefinition } from '../signing/signature-schemes.js';
-import type { FixtureStep } from './twin-fixtures.js';
 import type { TwinFlows } from './twin-flows.js';
+
+/**
+ * One API call of a fixture (twin-fixtures.ts). Its path and body may name, in braces, a word of
+ * the trigger (`{unique}`, six letters new to it, and those of the provider's
+ * {@link ProviderTrigger.words}), a word a step before gave (its {@link ProviderTrigger.answered}),
+ * or a member of what the step before answered (`{id}`, `{number}`, `{name}`).
+ */
+export interface FixtureStep {
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  body?: Record<string, string | number | boolean | string[] | Record<string, string>>;
+}
+
+/** A field of a trigger request the provider declares (`POST …/twin/trigger`, `mockpoint trigger --<name>`). */
+export interface TriggerField {
+  /** What it is, for the API's description and the command's help. */
+  description: string;
+  /** Its form in help (`owner/name`). */
+  form: string;
+  /** What a value must match. */
+  pattern: RegExp;
+  /** What a value must be, said when one does not match. */
+  rule: string;
+  /** The value when the request gives none. */
+  default: string;
+}
+
+/** What the provider adds to `mockpoint trigger` beside its fixtures (twin-trigger.ts). @default none */
+export interface ProviderTrigger {
+  /** The fields a trigger of its twin may give beside `event`, `to` and `secret`, by name. */
+  fields?: Readonly<Record<string, TriggerField>>;
+  /** The words its fixtures name, from the trigger's fields (each given or its default) and its unique word. */
+  words?(fields: Readonly<Record<string, string>>, unique: string): Record<string, string>;
+  /**
+   * What one answer of a fixture's call gives the steps after it: the object the next step's
+   * `{id}` and other members read (@default the answer), and words later steps name.
+   */
+  answered?(value: Record<string, unknown>): { object?: Record<string, unknown>; words?: Record<string, string> };
+}
 
 export interface TwinProvider {
   /** What a profile's `flows` names it by, and `mockpoint trigger`'s messages. */
@@ -25,6 +63,8 @@ export interface TwinProvider {
   fixtures: Readonly<Record<string, readonly FixtureStep[]>>;
   /** One of its events, shown in messages as an example. */
   event: string;
+  /** Its trigger's own fields and words. @default none */
+  trigger?: ProviderTrigger;
   /** What a signing secret it makes for a receiver starts with. @default '' */
   secretPrefix?: string;
   /**

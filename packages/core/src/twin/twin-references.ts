@@ -15,7 +15,7 @@ import type { Twin } from './twin-context.js';
 import { exampleContext, exampleOfOperation } from './twin-documented.js';
 import { resolve, type Schema } from './twin-example.js';
 import type { FlowError } from './twin-flows.js';
-import type { MatchedOperation, TwinOperation, TwinResource } from './twin-model.js';
+import type { MatchedOperation, TwinOperation, TwinResource } from './twin-operation.js';
 import { emptyList, namingParams, responseSchema } from './twin-outside.js';
 import { hasMembers, memberHolding, memberPicked } from './twin-related.js';
 import { type Stored, scopeOf, storedOf, whichOf } from './twin-stored.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { itemOf } from '../collections/item.js';
-import type { TwinResource } from './twin-model.js';
+import type { TwinResource } from './twin-operation.js';
 import { checkProfile } from './twin-profile.js';
 import { counted, counts, type Related } from './twin-related.js';
 

@@ -9,7 +9,7 @@
  */
 import type { Collections } from '../collections/collection-store.js';
 import type { TwinFlows } from './twin-flows.js';
-import type { TwinResource } from './twin-model.js';
+import type { TwinResource } from './twin-operation.js';
 import type { TwinProfile } from './twin-profile.js';
 
 /** A stored item as the engine keeps it: where it is, whether deleted, the object. */

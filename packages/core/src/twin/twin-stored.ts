@@ -7,7 +7,7 @@
  */
 import type { Collections } from '../collections/collection-store.js';
 import type { Twin } from './twin-context.js';
-import type { MatchedOperation, TwinResource } from './twin-model.js';
+import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import { keyFieldOf } from './twin-related.js';
 
 /** How a stored object is kept: its id, the ids of the path above it, whether it was deleted. */

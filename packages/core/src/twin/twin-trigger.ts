@@ -14,8 +14,8 @@
 import { MockpointError } from '../registry/errors.js';
 import type { TwinEngine } from './twin-engine.js';
 import { resolve, type Schema } from './twin-example.js';
-import { type FixtureStep, fixturesOf } from './twin-fixtures.js';
-import { loadedProviders, providerOf } from './twin-provider.js';
+import { fixturesOf } from './twin-fixtures.js';
+import { type FixtureStep, loadedProviders, providerOf, type TwinProvider } from './twin-provider.js';
 
 /** A trigger as the route takes it. */
 export interface TriggerRequest {
@@ -25,8 +25,11 @@ export interface TriggerRequest {
   to?: string;
   /** The secret `to`'s delivery is signed with. @default the secret of the twin's subscription to `to`, else a new one */
   secret?: string;
-  /** The repository a GitHub event is about. @default `octocat/hello-world` */
-  repo?: string;
+  /**
+   * The fields the twin's provider declares (twin-provider.ts, `ProviderTrigger.fields`), given as
+   * members of the request beside `event`, `to` and `secret`. @default each field's default
+   */
+  fields?: Record<string, string>;
 }
 
 /** What a trigger did: every event it emitted (the one asked for among them) and the delivery to `to`. */
@@ -38,10 +41,13 @@ export interface TriggerResult {
 
 /** An event's type: `push` (GitHub's events without an action) or dotted, as `payment_intent.succeeded`. */
 const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}(\.[a-z][a-z0-9_]{0,63}){0,3}$/;
-/** `owner/name` as GitHub names them: neither `.` nor `..`. */
-const REPO = /^(?!\.{1,2}\/)[A-Za-z0-9_.-]{1,100}\/(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
 const SECRET = /^[\x21-\x7e]{1,256}$/;
-const FIELDS = ['event', 'to', 'secret', 'repo'];
+/** The members every trigger takes; the others are its provider's fields. */
+const FIELDS = ['event', 'to', 'secret'];
+/** A provider's field: its name, and the most of them a request gives and their length. */
+const FIELD_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+const MOST_FIELDS = 8;
+const MAX_FIELD_LENGTH = 256;
 
 const invalid = (message: string) => new MockpointError('INVALID_TRIGGER', message);
 
@@ -52,11 +58,24 @@ function sentence(words: readonly string[], joint: 'and' | 'or'): string {
 
 /** `value` (the route's body) as a trigger, or `INVALID_TRIGGER` naming the field that is wrong. */
 export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
-  const unknown = Object.keys(value).find((key) => !FIELDS.includes(key));
-  if (unknown !== undefined) {
-    throw invalid(`unknown field "${unknown.slice(0, 64)}": a trigger takes ${FIELDS.join(', ')}`);
+  const { event, to, secret } = value;
+  // The others are the provider's fields, checked against its declaration once its twin is known (runTrigger).
+  const others = Object.entries(value).filter(([key]) => !FIELDS.includes(key));
+  if (others.length > MOST_FIELDS) {
+    throw invalid(`a trigger takes ${FIELDS.join(', ')} and at most ${MOST_FIELDS} fields of its provider`);
   }
-  const { event, to, secret, repo } = value;
+  const fields: Record<string, string> = {};
+  for (const [key, field] of others) {
+    if (!FIELD_NAME.test(key)) {
+      throw invalid(
+        `unknown field "${key.slice(0, 64)}": a trigger takes ${FIELDS.join(', ')} and its provider's fields`,
+      );
+    }
+    if (typeof field !== 'string' || field.length > MAX_FIELD_LENGTH) {
+      throw invalid(`${key}: a string of at most ${MAX_FIELD_LENGTH} characters`);
+    }
+    fields[key] = field;
+  }
   if (typeof event !== 'string' || !EVENT_TYPE.test(event)) {
     // The loaded providers' own examples; before a provider's first twin, the form alone.
     const examples = loadedProviders().map(({ event: type, title }) => `${type} (${title})`);
@@ -69,15 +88,32 @@ export function parseTrigger(value: Record<string, unknown>): TriggerRequest {
   if (secret !== undefined && (typeof secret !== 'string' || !SECRET.test(secret))) {
     throw invalid('secret: 1–256 printable ASCII characters, no spaces');
   }
-  if (repo !== undefined && (typeof repo !== 'string' || !REPO.test(repo))) {
-    throw invalid('repo: owner/name, each 1–100 of A-Z a-z 0-9 _ . -');
-  }
   return {
     event,
     ...(to === undefined ? {} : { to }),
     ...(secret === undefined ? {} : { secret }),
-    ...(repo === undefined ? {} : { repo }),
+    ...(others.length === 0 ? {} : { fields }),
   } as TriggerRequest;
+}
+
+/**
+ * The trigger's fields, each given one checked against what `provider` declares and each one not
+ * given its default; `INVALID_TRIGGER` for a field the provider does not declare or a value it refuses.
+ */
+function fieldsOf(provider: TwinProvider | undefined, given: Readonly<Record<string, string>>): Record<string, string> {
+  const declared = provider?.trigger?.fields ?? {};
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given)) {
+    const field = Object.hasOwn(declared, name) ? declared[name] : undefined;
+    if (field === undefined) {
+      const takes = [...FIELDS, ...Object.keys(declared)].join(', ');
+      throw invalid(`unknown field "${name}": a trigger of ${provider?.title ?? 'this twin'} takes ${takes}`);
+    }
+    if (!field.pattern.test(value)) throw invalid(`${name}: ${field.rule}`);
+    fields[name] = value;
+  }
+  for (const [name, field] of Object.entries(declared)) fields[name] ??= field.default;
+  return fields;
 }
 
 /** What a twin's events are read from: its model, its profile, its provider's events. */
@@ -112,6 +148,14 @@ export function triggerable(engine: TriggerTwin): string[] {
   return [...fixtures.sort(), ...more.sort()];
 }
 
+/** The fields a trigger of the twin whose profile names `flows` may give, each what it is and its default. */
+export function triggerFields(flows: string | undefined): Record<string, { description: string; default: string }> {
+  const declared = providerOf(flows)?.trigger?.fields ?? {};
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, field]) => [name, { description: field.description, default: field.default }]),
+  );
+}
+
 /** The most events an `UNKNOWN_TWIN_EVENT` message names. */
 const MOST_LISTED = 30;
 
@@ -138,20 +182,16 @@ function unknownEvent(engine: TriggerTwin, type: string): MockpointError {
 }
 
 /**
- * `text` with `{id}`, `{number}`, `{name}` of the last answer, the repository and its `{owner}`,
- * the label, the trigger's `{unique}` word, a customer's, a price's, a subscription's and a
- * payment method's id, a commit's `{sha}`, a workflow run's `{workflow_run_id}` (GitHub's dispatch answers it).
+ * `text` with each `{word}` the trigger's words or the last answer's members hold (`{unique}`,
+ * `{id}`, `{number}`, the provider's words); any other left as it is.
  */
 function filled(text: string, last: Record<string, unknown>, words: Record<string, string>): string {
-  return text.replace(
-    /\{(id|number|name|repo|owner|label|unique|customer|price|subscription|payment_method|sha|workflow_run_id)\}/g,
-    (whole, word: string) => {
-      const value = words[word] ?? last[word];
-      return typeof value === 'string' || typeof value === 'number'
-        ? encodeURIComponent(String(value)).replace(/%2F/g, '/')
-        : whole;
-    },
-  );
+  return text.replace(/\{([a-z][a-z0-9_]{0,63})\}/g, (whole, word: string) => {
+    const value = words[word] ?? last[word];
+    return typeof value === 'string' || typeof value === 'number'
+      ? encodeURIComponent(String(value)).replace(/%2F/g, '/')
+      : whole;
+  });
 }
 
 function encoded(
@@ -198,6 +238,7 @@ async function runFixture(
   heard: (type: string, event: Record<string, unknown>) => void,
 ): Promise<string[]> {
   const answers: string[] = [];
+  const answered = providerOf(engine.profile.flows)?.trigger?.answered;
   const auth = engine.profile.auth;
   const authorization = auth === undefined ? undefined : `${auth.schemes[0]} ${auth.bearerPrefix}trigger`;
   let last: Record<string, unknown> = {};
@@ -213,14 +254,10 @@ async function runFixture(
     });
     answers.push(`${step.method} ${filled(step.path, last, words)} ${answer.status}`);
     const value = answer.body === '' ? {} : (JSON.parse(answer.body) as Record<string, unknown>);
-    // A declined card answers its error with the intent in it.
-    const error = value.error as Record<string, unknown> | undefined;
-    const object = (error?.payment_intent ?? value) as Record<string, unknown>;
-    if (step.method !== 'DELETE') last = object;
-    // What a later step names by its kind (`{customer}`, `{price}`), and the commit a write made (`{sha}`).
-    if (typeof object.object === 'string' && typeof object.id === 'string') words[object.object] = object.id;
-    const commit = object.commit as { sha?: unknown } | null | undefined;
-    if (typeof commit?.sha === 'string') words.sha = commit.sha;
+    // What the provider reads of it: the object the next step is about, and words later steps name.
+    const given = answered?.(value) ?? {};
+    if (step.method !== 'DELETE') last = given.object ?? value;
+    Object.assign(words, given.words);
   }
   return answers;
 }
@@ -241,6 +278,9 @@ async function secretFor(engine: TwinEngine, trigger: TriggerRequest): Promise<s
 /** Sends the event `trigger` names through `engine`; `UNKNOWN_TWIN_EVENT` for one it does not know. */
 export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): Promise<TriggerResult> {
   const type = trigger.event;
+  // The provider's fields first: a field it does not take is refused whatever the event.
+  const provider = providerOf(engine.profile.flows);
+  const fields = fieldsOf(provider, trigger.fields ?? {});
   const steps = fixturesOf(engine.profile.flows)[type];
   const template = documentEvents(engine).get(type);
   if (engine.events === undefined || (steps === undefined && template === undefined)) throw unknownEvent(engine, type);
@@ -248,14 +288,8 @@ export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): P
   // Each event as the provider sends it (its objects in the event's version, nothing the twin keeps for itself).
   const heard = (kind: string, event: Record<string, unknown>) =>
     void events.push({ type: kind, event: engine.shown(event) });
-  const repo = trigger.repo ?? 'octocat/hello-world';
   const unique = engine.newId('').slice(0, 6).toLowerCase();
-  const words: Record<string, string> = {
-    repo,
-    owner: repo.split('/')[0] ?? '',
-    label: `triage-${unique}`,
-    unique,
-  };
+  const words: Record<string, string> = { ...provider?.trigger?.words?.(fields, unique), unique };
   if (steps !== undefined) {
     const answers = await runFixture(engine, steps, words, heard);
     // Only what the flows made is sent: a fixture that did not make its event says so.

@@ -14,7 +14,7 @@ import { exampleOfOperation, fieldsOf, filled, wrapped } from './twin-documented
 import { emit } from './twin-events.js';
 import type { Schema } from './twin-example.js';
 import { flowKit, settle, statesOf, type Written, written } from './twin-kit.js';
-import type { MatchedOperation, TwinResource } from './twin-model.js';
+import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import { responseSchema } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { tombstone, view } from './twin-reads.js';

@@ -43,7 +43,7 @@ export const COMMANDS = {
   },
   trigger: {
     usage: '<name> <event> [--to <url>]',
-    summary: "send a twin's provider event, as stripe trigger does",
+    summary: "send one of a twin's provider events on demand",
   },
   mcp: { usage: '[--url <url>] [--token <t>]', summary: 'an MCP server on stdio for AI assistants' },
   repair: { usage: '--data-dir <dir>', summary: 'repair a damaged LevelDB data directory (daemon stopped)' },

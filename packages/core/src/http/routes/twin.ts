@@ -1,11 +1,11 @@
 /**
  * A name's twin (docs/twins.md): `/api/endpoints/{name}/twin` — PUT makes
- * `/endpoint/{name}` a stateful twin of a provider (`{ "provider": "stripe" }`)
+ * `/endpoint/{name}` a stateful twin of a provider (`{ "provider": … }`, GET /api/twins)
  * or of any OpenAPI document (`{ "document", "profile" }`), checked whole before
  * it is kept (the per-name setting `twin`); GET shows it; DELETE removes it (the objects it made stay in the
  * name's collections until the name is reset or deleted). `GET /api/twins`
  * lists the providers this daemon ships. `POST …/twin/trigger` sends one of the
- * provider's events on demand (twin-trigger.ts), as `stripe trigger` does.
+ * provider's events on demand (twin-trigger.ts), as a provider's own command-line tool does.
  *
  * @module
  */
@@ -17,7 +17,7 @@ import { MockpointError } from '../../registry/errors.js';
 import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import { parseTwinSetting, type TwinSetting } from '../../twin/twin-setting.js';
 import { buildTwin, flowsOf, type TwinTable } from '../../twin/twin-table.js';
-import { parseTrigger, runTrigger, triggerable } from '../../twin/twin-trigger.js';
+import { parseTrigger, runTrigger, triggerable, triggerFields } from '../../twin/twin-trigger.js';
 import { checkDeliveryTarget } from '../../webhook/delivery-target.js';
 import type { AppContext } from '../context.js';
 import { pathName } from './manage.js';
@@ -42,6 +42,9 @@ const twinSchemas = onFirstUse(() => {
     triggers: z
       .array(z.string())
       .describe('The events POST /api/endpoints/{name}/twin/trigger sends (none for a twin of a document).'),
+    triggerFields: z
+      .record(z.string(), z.object({ description: z.string(), default: z.string() }))
+      .describe("The fields a trigger may give beside event, to and secret, its provider's own (none for most)."),
     events: z
       .object({
         listed: z
@@ -79,13 +82,11 @@ const twinSchemas = onFirstUse(() => {
         .max(256)
         .optional()
         .describe("The secret `to`'s delivery is signed with (default: its subscription's, else a new one)."),
-      repo: z
-        .string()
-        .max(201)
-        .optional()
-        .describe('The repository (owner/name) a GitHub event is about; octocat/hello-world.'),
     })
-    .describe('An event to send on demand.');
+    .catchall(z.string().max(256))
+    .describe(
+      "An event to send on demand; any other member is a field the twin's provider declares (GET /api/endpoints/{name}/twin lists them as triggerFields).",
+    );
 
   const triggeredSchema = z.object({
     event: z.string(),
@@ -120,6 +121,7 @@ async function shown(
     collections: model.resources.map((resource) => resource.template),
     kept: Object.fromEntries(model.resources.map((resource) => [resource.template, resource.key])),
     triggers: triggerable({ model, profile: checked, events }),
+    triggerFields: triggerFields(checked.flows),
     ...(events === undefined
       ? {}
       : { events: { listed: events.eventsTemplate, subscriptions: events.endpointsTemplate } }),
@@ -240,7 +242,7 @@ export function registerTwinRoutes(app: Hono, ctx: AppContext): void {
         method: 'post',
         path: '/api/endpoints/{name}/twin/trigger',
         summary:
-          "Send one of the provider's events on demand, as `stripe trigger` does: the twin makes the objects it is about through its API, so the event is kept (GET /v1/events) and delivered to the subscribers; `to` gets one more delivery, signed the provider's way (docs/twins.md#trigger-an-event).",
+          "Send one of the provider's events on demand, as a provider's own command-line tool triggers them: the twin makes the objects it is about through its API, so the event is kept (GET /v1/events) and delivered to the subscribers; `to` gets one more delivery, signed the provider's way (docs/twins.md#trigger-an-event).",
         tag: 'endpoints',
         params,
         body: twinSchemas().triggerSchema,
