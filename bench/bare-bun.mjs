@@ -3,15 +3,7 @@
 // bench/bare-server.mjs: get answers at once, body reads the request body to its
 // end first, delay answers after BENCH_DELAY_MS. Prints its URL when listening.
 /* global Bun */
-const body = process.env.BENCH_BODY ?? '{}';
-const status = Number(process.env.BENCH_STATUS ?? 200);
-const mode = process.env.BENCH_MODE ?? 'get';
-const delay = Number(process.env.BENCH_DELAY_MS ?? 100);
-const headers = {
-  'content-type': 'application/json; charset=utf-8',
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': '*',
-};
+import { body, delay, headers, mode, status } from './bare-answer.mjs';
 
 const answer = () => new Response(body, { status, headers });
 

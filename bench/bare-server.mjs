@@ -6,16 +6,9 @@
 //   delay — answers after a BENCH_DELAY_MS setTimeout (a delayed endpoint).
 import { createServer } from 'node:http';
 
-const body = process.env.BENCH_BODY ?? '{}';
-const status = Number(process.env.BENCH_STATUS ?? 200);
-const mode = process.env.BENCH_MODE ?? 'get';
-const delay = Number(process.env.BENCH_DELAY_MS ?? 100);
-const headers = {
-  'content-type': 'application/json; charset=utf-8',
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': '*',
-  'content-length': Buffer.byteLength(body),
-};
+import { body, delay, mode, headers as sent, status } from './bare-answer.mjs';
+
+const headers = { ...sent, 'content-length': Buffer.byteLength(body) };
 
 function answer(res) {
   res.writeHead(status, headers);

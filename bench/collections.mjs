@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server-process.mjs';
+import { wrkNumbers } from './wrk-output.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
@@ -37,10 +38,6 @@ if (spawnSync('wrk', ['--version']).error !== undefined) {
   process.exit(1);
 }
 
-function toMs(value, unit) {
-  return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
-}
-
 function load(url, { script, connections = 50 } = {}, seconds = SECONDS) {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s'];
   if (script) {
@@ -49,13 +46,7 @@ function load(url, { script, connections = 50 } = {}, seconds = SECONDS) {
     args.push('-s', file);
   }
   const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]),
-    p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN,
-    errors: errors ? Number(errors[1]) : 0,
-  };
+  return wrkNumbers(r.stdout);
 }
 
 // Each answer's Location is deleted by a later request: POSTs and DELETEs alternate, the collection stays near 1,000 items.

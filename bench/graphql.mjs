@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeLoad } from './node-load.mjs';
 import { start, stop } from './server-process.mjs';
+import { wrkNumbers } from './wrk-output.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
@@ -57,13 +58,7 @@ async function load(url, seconds = SECONDS) {
   }
   const args = ['-t1', '-c50', `-d${seconds}s`, '--latency', '--timeout', '10s', '-s', scriptFile, url];
   const r = spawnSync('wrk', args, { encoding: 'utf8' });
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]),
-    p99Ms: p99 ? Number(p99[1]) * ({ us: 0.001, ms: 1, s: 1000 }[p99[2]] ?? 1) : Number.NaN,
-    errors: errors ? Number(errors[1]) : 0,
-  };
+  return wrkNumbers(r.stdout);
 }
 
 async function mockpoint() {

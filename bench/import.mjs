@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server-process.mjs';
+import { wrkNumbers } from './wrk-output.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
@@ -82,21 +83,11 @@ function runImport(source, out) {
   return { seconds, rssMiB: kib / 1024, summary: run.stderr.split('\n').find((l) => / of /.test(l)) ?? '' };
 }
 
-function toMs(value, unit) {
-  return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
-}
-
 function load(url, seconds = SECONDS) {
   const r = spawnSync('wrk', ['-t1', '-c50', `-d${seconds}s`, '--latency', '--timeout', '10s', url], {
     encoding: 'utf8',
   });
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]),
-    p99Ms: p99 ? toMs(p99[1], p99[2]) : Number.NaN,
-    errors: errors ? Number(errors[1]) : 0,
-  };
+  return wrkNumbers(r.stdout);
 }
 
 async function freePort() {

@@ -3,14 +3,17 @@
 import { spawn } from 'node:child_process';
 
 /**
- * Spawns `node ...args` (or `command ...args`, e.g. the `bun` binary) with `env` added and resolves with `{ child, url }` once it prints
+ * Spawns `node ...args` (with BENCH_NODE_FLAGS before them; or `command ...args`, e.g. the `bun` binary) with `env` added and resolves with `{ child, url }` once it prints
  * `listening on <url>`; rejects when it exits first (with what it printed). With `children`
  * (a Set), the child is added to it at once, so that a caller can kill what it started even
  * when a start never finishes.
  */
 export function start(args, env = {}, children = undefined, command = process.execPath) {
+  // BENCH_NODE_FLAGS: flags for each Node server started (`--cpu-prof --cpu-prof-dir=/tmp/prof`: its
+  // profile, written when it stops; NODE_OPTIONS does not take --cpu-prof).
+  const flags = command === process.execPath ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
+    const child = spawn(command, [...flags, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

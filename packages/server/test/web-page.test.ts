@@ -448,6 +448,11 @@ describe('layout', () => {
     await createViaApi('rate-limited', { error: 'slow down' }, { statusCode: 429 });
     await createViaApi('slow-upstream', { items: [] }, { delay: 1500 });
     await createViaApi('upstream-down', { error: 'bad gateway' }, { statusCode: 502 });
+    const twin = await fetch(`${server.url}/api/endpoints/stripe/twin`, {
+      method: 'PUT',
+      body: '{"provider":"stripe"}',
+    });
+    expect(twin.status).toBe(200);
     await page.goto(`${server.url}/#/e/payment-succeeded`);
     await poll(() => page.locator('.live').textContent()).toBe('Live');
     for (const [method, body] of [
@@ -470,9 +475,13 @@ describe('layout', () => {
       'payment-succeeded',
       'rate-limited',
       'slow-upstream',
+      'stripe',
       'upstream-down',
     ]);
-    expect(await page.locator('#list-title .count').textContent()).toBe('5');
+    expect(await page.locator('#list-title .count').textContent()).toBe('6');
+    // Which names are twins: said on the row, only there.
+    expect(await rows.locator('.twin').allTextContents()).toEqual(['twin']);
+    expect(await page.locator('.endpoint-list a[data-name="stripe"] .twin').count()).toBe(1);
     expect(await rows.locator('.badge').allTextContents()).toEqual(['200', '200', '429', '200', '502']);
     expect(await rows.locator('.badge').evaluateAll((badges) => badges.map((b) => b.className))).toEqual([
       'badge s2xx',

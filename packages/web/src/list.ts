@@ -224,6 +224,9 @@ export class EndpointList {
                   `${record.routes} route${record.routes === 1 ? '' : 's'}`,
                 ),
             'statusCode' in record ? statusBadge(record.statusCode) : null,
+            'twin' in record && record.twin === true
+              ? h('span', { class: 'twin', title: "answered by its twin: a provider's API kept in state" }, 'twin')
+              : null,
           ),
         ),
       ),
