@@ -183,6 +183,22 @@ const relatedSchemas = onFirstUse(() => ({
     .default({}),
 }));
 
+/** How a list answers (the profile's `list`): its style, order and an envelope's members. */
+function listSchema() {
+  return z
+    .object({
+      style: z.enum(['bare', 'envelope', 'document']).default('document'),
+      order: z.enum(['newest', 'oldest']).default('oldest'),
+      envelope: envelopeSchema().optional(),
+    })
+    .strict()
+    .refine((list) => list.style !== 'envelope' || list.envelope !== undefined, {
+      message:
+        'list.style "envelope" names the members it fills: list.envelope { "items", "hasMore", "url", "total", "nextPage" } (items required)',
+    })
+    .prefault({});
+}
+
 /** The schemas of this module, built on their first use: a start that never uses them does not build them (docs/performance.md, "Ready"). */
 const profileSchemas = onFirstUse(() => {
   const placeholderText = z.string().max(1000);
@@ -227,18 +243,7 @@ const profileSchemas = onFirstUse(() => {
        * has_more, url }`), or `document`: as the list operation's answer schema says (an array,
        * or the object whose array member holds it).
        */
-      list: z
-        .object({
-          style: z.enum(['bare', 'envelope', 'document']).default('document'),
-          order: z.enum(['newest', 'oldest']).default('oldest'),
-          envelope: envelopeSchema().optional(),
-        })
-        .strict()
-        .refine((list) => list.style !== 'envelope' || list.envelope !== undefined, {
-          message:
-            'list.style "envelope" names the members it fills: list.envelope { "items", "hasMore", "url", "total", "nextPage" } (items required)',
-        })
-        .prefault({}),
+      list: listSchema(),
       /** Timestamps the clock writes: field names, and as Unix seconds or ISO 8601 text. */
       timestamps: z
         .object({
