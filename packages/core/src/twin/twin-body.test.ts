@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readParams, TooLong } from './twin-body.js';
+import { ParamProblem, readParams, TooLong } from './twin-body.js';
 import type { Schema } from './twin-example.js';
-import { ParamProblem } from './twin-problems.js';
 
 const doc: Schema = {};
 const operation: Schema = {
