@@ -240,9 +240,15 @@ function apply(
         else merged[name] = text;
       }
       object.metadata = merged;
-    } else if (typeof value === 'string' && value !== '' && objectTyped(fields?.get(key))) {
+    } else if (
+      typeof value === 'string' &&
+      value !== '' &&
+      twin.parts.flows === undefined &&
+      objectTyped(fields?.get(key))
+    ) {
       // Text where the answer holds an object (a multipart file part's name, where the schema
-      // describes the file): the object made from the schema stays, valid against it.
+      // describes the file): the object made from the schema stays, valid against it. A
+      // provider's own flows read such text themselves (a login sent for an `assignee`).
     } else {
       object[key] = value === '' && profile.body === 'form' ? null : value;
     }
