@@ -15,8 +15,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { MockpointError } from '@mockpoint/core';
-import type { Hono } from 'hono';
+import { type MockpointApp, MockpointError } from '@mockpoint/core';
 
 /** Options for {@link registerWebRoutes}. */
 export interface WebOptions {
@@ -134,7 +133,7 @@ async function renderPage(options: WebOptions): Promise<RenderedPage> {
 }
 
 /** Registers `GET /` (the page) and `GET /static/*` (its assets) on `app`. */
-export function registerWebRoutes(app: Hono, options: WebOptions): void {
+export function registerWebRoutes(app: MockpointApp, options: WebOptions): void {
   let page: Promise<RenderedPage> | undefined;
 
   app.get('/', async (c) => {

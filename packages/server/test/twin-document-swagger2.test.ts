@@ -9,8 +9,8 @@
 // for its operation and status. On memory and LevelDB; every process on 127.0.0.1.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseYaml } from '@mockpoint/core/files';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { answerFindings } from './helpers/answer-schema.js';
 import {
   assertBuilt,
@@ -23,7 +23,7 @@ import {
 } from './helpers/daemon.js';
 
 const FILE = fileURLToPath(new URL('./fixtures/twins/petstore-swagger2.yaml', import.meta.url));
-const DOC = parse(readFileSync(FILE, 'utf8')) as Record<string, unknown>;
+const DOC = parseYaml(readFileSync(FILE, 'utf8')) as Record<string, unknown>;
 const PET = '/pets/{petName}';
 const PHOTOS = '/pets/{petName}/photos';
 

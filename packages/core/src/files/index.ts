@@ -75,3 +75,4 @@ export {
   type WireMockImportOptions,
   wireMockMockFile,
 } from './wiremock-mock-file.js';
+export { type ParseYamlOptions, parseYaml } from './yaml-value.js';

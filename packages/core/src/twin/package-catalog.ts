@@ -19,7 +19,7 @@ export interface TwinPackage {
 /**
  * A catalog over the package `imported` brings; `missing` (what to install, and how) is the
  * `INVALID_TWIN` message when the import fails.
- * @example packageTwinCatalog(() => import('@mockpoint/twins'), 'install @mockpoint/twins')
+ * @example packageTwinCatalog(importTwins, 'install the twins package') // importTwins: the caller's own import()
  */
 export function packageTwinCatalog(imported: () => Promise<TwinPackage>, missing: string): TwinCatalog {
   const twins = async (): Promise<TwinPackage> => {

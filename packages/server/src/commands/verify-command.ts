@@ -10,9 +10,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { VerifyReport, VerifyRequest } from '@mockpoint/core';
 import { HOST_RULE_FORMS, isHostRule, SETTINGS } from '@mockpoint/core/defaults';
-import { loadMockFile } from '@mockpoint/core/files';
+import { loadMockFile, parseYaml } from '@mockpoint/core/files';
 import { isOwnError, loadVerify } from '@mockpoint/core/internal';
-import { parse } from 'yaml';
 import { loadOpenApi } from '../openapi/load-openapi.js';
 import {
   type CommandIo,
@@ -88,7 +87,7 @@ async function documentOf(file: string): Promise<unknown> {
   }
   let value: unknown;
   try {
-    value = /^\s*[{[]/.test(text) ? JSON.parse(text) : parse(text);
+    value = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text);
   } catch {
     // Not parseable here: the daemon says why (INVALID_OPENAPI).
     return text;

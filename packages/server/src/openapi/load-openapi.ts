@@ -10,9 +10,8 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { ReadInsideError, realPathInside } from '@mockpoint/core/files';
+import { parseYaml, ReadInsideError, realPathInside } from '@mockpoint/core/files';
 import { quoted } from '@mockpoint/core/internal';
-import { parse } from 'yaml';
 
 type Json = Record<string, unknown>;
 
@@ -51,7 +50,7 @@ function parseText(text: string): unknown {
       // YAML in flow style, or not valid: the YAML parser reads it or says why.
     }
   }
-  return parse(text);
+  return parseYaml(text);
 }
 
 /** Follows a JSON pointer (`/components/schemas/Pet`) into `doc`. */

@@ -17,8 +17,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
+import { parseYaml } from '@mockpoint/core/files';
 import { loadVerify } from '@mockpoint/core/internal';
-import { parse } from 'yaml';
 import { isObject, resolved, sampleOf } from './schema-sample.js';
 
 type Json = Record<string, unknown>;
@@ -57,7 +57,7 @@ const MAX_PAGES = 10;
 export async function readDocument(path: string): Promise<Json> {
   const bytes = await readFile(path);
   const text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
-  return (/^\s*\{/.test(text) ? JSON.parse(text) : parse(text, { maxAliasCount: -1 })) as Json;
+  return (/^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 })) as Json;
 }
 
 /** An answer as the walk read it. */

@@ -9,7 +9,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseYaml } from '@mockpoint/core/files';
 import { UsageError } from '../command-args.js';
 
 /**
@@ -31,7 +31,7 @@ export function statefulSetting(
       );
     }
     try {
-      return parse(text, { maxAliasCount: 1000 });
+      return parseYaml(text, { maxAliasCount: 1000 });
     } catch (error) {
       throw new UsageError(`${file}: the ${what} is not YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
     }
