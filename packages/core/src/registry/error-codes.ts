@@ -502,7 +502,7 @@ export const ERRORS = {
     fix: 'delete some (`DELETE /api/endpoints/{name}`; removing one part of a name keeps it counted), or raise the limit',
   },
   RATE_LIMITED: {
-    when: "a request to `/endpoint/{name}` matched a route whose `rateLimit` bucket is empty (style `ietf`; the other styles answer the 429 with their API's own body), or a resource route's `_embed`/`_expand` or a twin's large answer or list waited 1 s for the daemon's budget of expensive work, which other requests held (a twin answers in its profile's `busy` style, the provider's own rate-limit answer; the message says so); `Retry-After` says in how many seconds a token is back; the request is journaled with `rateLimited: true`",
+    when: "a request to `/endpoint/{name}` matched a route whose `rateLimit` bucket is empty (style `ietf`; the other styles answer the 429 with their API's own body), or a resource route's `_embed`/`_expand` or a twin's large answer or list, or the model of a large document's twin (`PUT …/twin` or its first request; nothing kept), waited 1 s for the daemon's budget of expensive work, which other requests held (a twin's answer or list is refused in its profile's `busy` style, the provider's own rate-limit answer; the message says so); `Retry-After` says in how many seconds a token is back; the request is journaled with `rateLimited: true`",
     fix: "wait `Retry-After` seconds, or raise the route's `rateLimit` ([rate-limits.md](rate-limits.md)); for the budget, ask for less at once (a smaller page, fewer relations or expansions)",
   },
   TOO_MANY_STREAMS: {

@@ -74,3 +74,39 @@ describe("a twin's list through the daemon's budget of expensive work", () => {
     if (held.admitted) held.release();
   });
 });
+
+describe("a document's model, built through the daemon's budget", () => {
+  /** A document of `n` collections (`2n` paths), titled `title` so that no earlier model is reused. */
+  function documentOf(title: string, n: number) {
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      paths[`/r${i}`] = DOCUMENT.paths['/notes'];
+      paths[`/r${i}/{id}`] = DOCUMENT.paths['/notes/{id}'];
+    }
+    return { ...DOCUMENT, info: { title, version: '1' }, paths };
+  }
+
+  it('is refused RATE_LIMITED with Retry-After while the budget stays full, nothing kept; built once it has room', async () => {
+    const budget = new WorkBudget({ units: 4 * MB, threshold: 1, waitMs: 20 });
+    const app = createApp({ workBudget: budget });
+    const body = JSON.stringify({ document: documentOf(`held ${Math.random()}`, 50) });
+    const held = await budget.admit(4 * MB);
+    expect(held.admitted).toBe(true);
+    const refused = await app.request('/api/endpoints/big/twin', { method: 'PUT', body });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const error = ((await refused.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.message).toMatch(/model \(a document of 100 paths\) waited for the daemon's budget/);
+    expect((await app.request('/api/endpoints/big/twin')).status).toBe(404);
+    if (held.admitted) held.release();
+    const put = await app.request('/api/endpoints/big/twin', { method: 'PUT', body });
+    expect(put.status).toBe(200);
+    expect(((await put.json()) as { collections: string[] }).collections).toHaveLength(50);
+    expect(budget.used).toBe(0);
+    // Built: the same document again is not admitted (a full budget does not refuse it).
+    const again = await budget.admit(4 * MB);
+    expect((await app.request('/api/endpoints/big/twin')).status).toBe(200);
+    if (again.admitted) again.release();
+  });
+});

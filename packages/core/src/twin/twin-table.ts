@@ -12,7 +12,7 @@ import type { CollectionStore } from '../collections/collection-store.js';
 import { MockpointError } from '../registry/errors.js';
 import { KeyedTurns } from '../turns/keyed-turns.js';
 import type { SharedTurns } from '../turns/shared-turns.js';
-import type { WorkBudget } from '../turns/work-budget.js';
+import { SCAN_ITEM_UNITS, type WorkBudget } from '../turns/work-budget.js';
 import { type TwinAdditions, withAdditions } from './twin-additions.js';
 import { documentError } from './twin-document.js';
 import { TwinEngine } from './twin-engine.js';
@@ -59,7 +59,7 @@ function flowPaths(profile: TwinProfile): Record<string, Record<string, unknown>
 const MAX_NAMES = 10_000;
 
 /** A model and its profile, as a setting makes them. */
-interface Built {
+export interface Built {
   model: TwinModel;
   checked: TwinProfile;
 }
@@ -96,6 +96,43 @@ const MODELS = new WeakMap<object, Map<string, Built>>();
 /** Most profiles one document's models are kept for. */
 const MAX_PROFILES = 8;
 
+/** Whether {@link modelOf} holds the model of `document` under `profile` already (no build to admit). */
+function isBuilt(document: Record<string, unknown>, profile: Record<string, unknown>): boolean {
+  return MODELS.get(document)?.has(JSON.stringify(profile)) === true;
+}
+
+/**
+ * What building a document's model costs the daemon's budget of expensive work: a scan item a path
+ * (a document of 12,000 paths, 12 MiB: admitted; one of a few hundred paths is under the budget's
+ * threshold and built at once).
+ */
+function buildUnits(document: Record<string, unknown>): number {
+  const { paths } = document;
+  return typeof paths === 'object' && paths !== null ? Object.keys(paths).length * SCAN_ITEM_UNITS : 0;
+}
+
+/**
+ * Builds a document's model through the daemon's budget (#86 H3: every expensive path admitted by
+ * one mechanism): twenty PUTs of large documents at once are built a few at a time. Past the budget
+ * `RATE_LIMITED` with `Retry-After`; nothing was built, and a PUT keeps nothing.
+ */
+async function admittedBuild(budget: WorkBudget, units: number, build: () => Built): Promise<Built> {
+  const ticket = await budget.admit(units);
+  if (!ticket.admitted) {
+    const seconds = ticket.retryAfterSeconds;
+    throw new MockpointError(
+      'RATE_LIMITED',
+      `Building this twin's model (a document of ${Math.round(units / SCAN_ITEM_UNITS)} paths) waited for the daemon's budget of expensive work, which other requests held: retry after ${seconds} s.`,
+      { headers: { 'retry-after': String(seconds) }, details: { retryAfter: seconds } },
+    );
+  }
+  try {
+    return build();
+  } finally {
+    ticket.release();
+  }
+}
+
 function modelOf(document: Record<string, unknown>, profile: Record<string, unknown>, own = false): Built {
   let byProfile = MODELS.get(document);
   if (byProfile === undefined) {
@@ -117,7 +154,7 @@ function modelOf(document: Record<string, unknown>, profile: Record<string, unkn
 }
 
 /** Checks a setting whole (its profile, its document's paths) as it is made: `INVALID_TWIN` when it is not one. */
-export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | undefined): Promise<Built> {
+async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | undefined, budget?: WorkBudget): Promise<Built> {
   // A profile naming a provider's flows (`flows`) takes them from the catalog, loaded here: never
   // from what another app of the process happened to load, so the answer does not depend on that.
   const flows = setting.profile?.flows;
@@ -138,7 +175,10 @@ export async function buildTwin(setting: TwinSetting, catalog: TwinCatalog | und
     if (setting.profile === undefined) return shipped;
     return modelOf(shipped.document, { ...shipped.profile, ...setting.profile });
   }
-  return modelOf(setting.document ?? {}, setting.profile ?? { name: 'openapi' }, true);
+  const document = setting.document ?? {};
+  const profile = setting.profile ?? { name: 'openapi' };
+  if (budget === undefined || isBuilt(document, profile)) return modelOf(document, profile, true);
+  return admittedBuild(budget, buildUnits(document), () => modelOf(document, profile, true));
 }
 
 /** What a table of twins is made of. */
@@ -227,6 +267,11 @@ export class TwinTable {
 
   get catalog(): TwinCatalog | undefined {
     return this.#catalog;
+  }
+
+  /** The model and checked profile of `setting`, a document's built through the daemon's budget. */
+  build(setting: TwinSetting): Promise<Built> {
+    return buildTwin(setting, this.#catalog, this.#budget);
   }
 
   /** What the webhooks of `name`'s twin did in this process (`GET …/twin`). */
@@ -341,7 +386,7 @@ export class TwinTable {
   async #make(name: string): Promise<TwinEngine | null> {
     const setting = await this.#setting(name);
     if (setting === undefined) return null;
-    const { model, checked: profile } = await buildTwin(setting, this.#catalog);
+    const { model, checked: profile } = await this.build(setting);
     const deliver = this.#deliver;
     const outbox = this.#outboxMade();
     const release = this.#releaseMade();

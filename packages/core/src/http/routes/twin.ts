@@ -16,7 +16,7 @@ import { readJsonObjectBody } from '../../codec/body.js';
 import { MockpointError } from '../../registry/errors.js';
 import { NAME_SETTINGS } from '../../settings/name-settings.js';
 import { parseTwinSetting, type TwinSetting } from '../../twin/twin-setting.js';
-import { buildTwin, flowsOf, type TwinTable } from '../../twin/twin-table.js';
+import { flowsOf, type TwinTable } from '../../twin/twin-table.js';
 import { parseTrigger, runTrigger, triggerable, triggerFields } from '../../twin/twin-trigger.js';
 import { checkDeliveryTarget } from '../../webhook/delivery-target.js';
 import type { AppContext } from '../context.js';
@@ -109,7 +109,7 @@ async function shown(
   setting: TwinSetting,
   twins: TwinTable,
 ): Promise<z.infer<ReturnType<typeof twinSchemas>['shownSchema']>> {
-  const { model, checked } = await buildTwin(setting, twins.catalog);
+  const { model, checked } = await twins.build(setting);
   const info = model.doc.info as { title?: unknown } | undefined;
   const events = flowsOf(checked.flows)?.events;
   return {
