@@ -57,7 +57,7 @@ const LEDGER: Record<string, string> = {
   '/responses': 'create read delete gone | absent: list update',
   '/threads': 'create read update delete gone | absent: list',
   '/threads/{thread_id}/messages': 'create read list update delete gone',
-  '/threads/{thread_id}/runs': 'fails: create',
+  '/threads/{thread_id}/runs': 'create read list update | absent: delete',
   '/threads/{thread_id}/runs/{run_id}/steps': 'absent: create',
   '/vector_stores': 'create read list update delete gone',
   '/vector_stores/{vector_store_id}/file_batches': 'create read | absent: list update delete',

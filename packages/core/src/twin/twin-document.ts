@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve, type Schema } from './twin-example.js';
+import { allowsNull, resolve, type Schema } from './twin-example.js';
 import { responseSchema } from './twin-outside.js';
 
 /** What a list operation says of its answer and its pages (every member: absent where it says nothing). */
@@ -89,10 +89,13 @@ function typeOf(doc: Schema, schema: Schema, depth = 0): string | undefined {
   return undefined;
 }
 
-/** Whether a member's schema takes `null` (`nullable`, a `null` type, an `anyOf`/`oneOf` branch of it, or no type at all). */
+/**
+ * Whether a member's schema takes `null` (a `null` type, `nullable` where the document's version
+ * reads it, an `anyOf`/`oneOf` branch of it, or no type at all).
+ */
 function takesNull(doc: Schema, schema: Schema, depth = 0): boolean {
-  if (schema.nullable === true || schema.type === 'null') return true;
-  if (Array.isArray(schema.type)) return schema.type.includes('null');
+  if (allowsNull(doc, schema)) return true;
+  if (Array.isArray(schema.type)) return false;
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
     if (Array.isArray(branches) && depth < 4) {
