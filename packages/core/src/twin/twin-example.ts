@@ -182,6 +182,11 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
   }
 }
 
+/** One example value of `schema` as a member `field` of an object has it (`null` where it takes `null`). */
+export function memberExample(ctx: ExampleContext, schema: unknown, field: string): unknown {
+  return sampleOf(ctx, schema, field, 1, { seen: new Set(), left: MAX_EXAMPLE_VALUES });
+}
+
 /** One example value of `schema` (a top-level answer: a list's page gets one item). */
 export function exampleOf(ctx: ExampleContext, schema: unknown): unknown {
   return sampleOf(ctx, schema, '', 0, { seen: new Set(), left: MAX_EXAMPLE_VALUES });
