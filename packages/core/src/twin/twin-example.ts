@@ -182,9 +182,20 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
   }
 }
 
-/** One example value of `schema` as a member `field` of an object has it (`null` where it takes `null`). */
-export function memberExample(ctx: ExampleContext, schema: unknown, field: string): unknown {
-  return sampleOf(ctx, schema, field, 1, { seen: new Set(), left: MAX_EXAMPLE_VALUES });
+/**
+ * One example value of `schema` as a member `field` of an object has it (`null` where it takes
+ * `null`), within `budget`'s schemas left to look at (shared with its caller's, and taken from it).
+ */
+export function memberExample(
+  ctx: ExampleContext,
+  schema: unknown,
+  field: string,
+  budget: { left: number } = { left: MAX_EXAMPLE_VALUES },
+): unknown {
+  const walk: Walk = { seen: new Set(), left: budget.left };
+  const value = sampleOf(ctx, schema, field, 1, walk);
+  budget.left = walk.left;
+  return value;
 }
 
 /** One example value of `schema` (a top-level answer: a list's page gets one item). */

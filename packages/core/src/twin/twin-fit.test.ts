@@ -238,4 +238,17 @@ describe('fitted', () => {
       resource_type: 'api.organization',
     });
   });
+
+  it('makes values within one budget per answer: past it, what it makes is null', () => {
+    const names = Array.from({ length: 30 }, (_, n) => `k${n}`);
+    const wide = (member: unknown) => ({
+      type: 'object',
+      required: names,
+      properties: Object.fromEntries(names.map((name) => [name, member])),
+    });
+    // 30 members of 30 of 30 strings: some 28,000 schemas to make, past the 20,000 one answer may look at.
+    const made = fitted(ctx, {}, wide(wide(wide({ type: 'string' })))) as Record<string, unknown>;
+    expect(made.k0).toMatchObject({ k0: { k0: 'k0' } });
+    expect(made.k29).toBeNull();
+  });
 });

@@ -13,12 +13,23 @@
  * @module
  */
 import { membersOf } from './twin-document.js';
-import { allowsNull, type ExampleContext, memberExample, resolve, type Schema, typeOf } from './twin-example.js';
+import {
+  allowsNull,
+  type ExampleContext,
+  MAX_EXAMPLE_VALUES,
+  memberExample,
+  resolve,
+  type Schema,
+  typeOf,
+} from './twin-example.js';
 
 /** How deep an answer is fitted; below, values are kept as they are. */
 const MAX_FIT_DEPTH = 8;
-/** The most schemas one answer's fit looks at; past it, values are kept as they are. */
-const MAX_FIT_SCHEMAS = 5_000;
+/**
+ * The most schemas one answer's fit looks at, the values it makes included (as many as one example
+ * looks at); past it, values are kept as they are and those made are `null`.
+ */
+const MAX_FIT_SCHEMAS = MAX_EXAMPLE_VALUES;
 
 interface FitWalk {
   left: number;
@@ -97,9 +108,9 @@ function score(doc: Schema, value: unknown, raw: unknown): number {
 function fit(ctx: ExampleContext, value: unknown, raw: unknown, field: string, depth: number, walk: FitWalk): unknown {
   if (--walk.left < 0 || depth > MAX_FIT_DEPTH) return value;
   const schema = resolve(ctx.doc, raw);
-  if (!allowed(schema, value)) return memberExample(ctx, schema, field);
+  if (!allowed(schema, value)) return memberExample(ctx, schema, field, walk);
   if (value === null)
-    return allowsNull(ctx.doc, schema) || nullChoice(ctx.doc, schema) ? null : made(ctx, schema, field);
+    return allowsNull(ctx.doc, schema) || nullChoice(ctx.doc, schema) ? null : made(ctx, schema, field, walk);
   const choices = choicesOf(schema);
   if (choices !== undefined) {
     let best: Schema | undefined;
@@ -108,11 +119,11 @@ function fit(ctx: ExampleContext, value: unknown, raw: unknown, field: string, d
       const found = score(ctx.doc, value, choice);
       if (found > bestScore) [best, bestScore] = [choice, found];
     }
-    return best === undefined ? made(ctx, schema, field) : fit(ctx, value, best, field, depth + 1, walk);
+    return best === undefined ? made(ctx, schema, field, walk) : fit(ctx, value, best, field, depth + 1, walk);
   }
   const type = shapeOf(ctx.doc, schema);
   if (type === undefined) return value;
-  if (!ofType(kindOf(value), type)) return made(ctx, schema, field);
+  if (!ofType(kindOf(value), type)) return made(ctx, schema, field, walk);
   if (type === 'array') {
     return (value as unknown[]).map((one) => fit(ctx, one, schema.items, '', depth + 1, walk));
   }
@@ -126,10 +137,10 @@ function nullChoice(doc: Schema, schema: Schema): boolean {
 }
 
 /** A value made from the schema alone (a choice's first branch that is not `null`). */
-function made(ctx: ExampleContext, schema: Schema, field: string): unknown {
+function made(ctx: ExampleContext, schema: Schema, field: string, walk: FitWalk): unknown {
   const choices = choicesOf(schema);
   const live = choices?.find((choice) => !allowsNull(ctx.doc, resolve(ctx.doc, choice)));
-  return memberExample(ctx, live === undefined ? schema : resolve(ctx.doc, live), field);
+  return memberExample(ctx, live === undefined ? schema : resolve(ctx.doc, live), field, walk);
 }
 
 function fitObject(
@@ -155,7 +166,7 @@ function fitObject(
     if (key in out) continue;
     const member = members[key] ?? {};
     const from = same.find((one) => key in one);
-    out[key] = from === undefined ? made(ctx, member, key) : fit(ctx, from[key], member, key, depth + 1, walk);
+    out[key] = from === undefined ? made(ctx, member, key, walk) : fit(ctx, from[key], member, key, depth + 1, walk);
   }
   return out;
 }
