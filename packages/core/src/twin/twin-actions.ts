@@ -17,7 +17,7 @@ import { flowKit, settle, statesOf, written } from './twin-kit.js';
 import { list } from './twin-listing.js';
 import { pageOf } from './twin-lists.js';
 import type { MatchedOperation, TwinResource } from './twin-operation.js';
-import { documentedText } from './twin-outside.js';
+import { contentless, documentedText } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { heldOrMissing, memberTarget, ownerOf, unseenOutside } from './twin-references.js';
 import { flowState } from './twin-state.js';
@@ -181,5 +181,8 @@ export async function other(
   if (unseen !== undefined) return unseen;
   const text = documentedText(twin.parts.model.doc, matched.op.operation);
   if (text !== undefined) return { status: text.status, headers: { 'content-type': text.type }, body: text.body };
+  // A document's twin answers no body where the document declares none (a provider's flows keep theirs).
+  const bare = twin.parts.flows === undefined ? contentless(twin.parts.model.doc, matched.op.operation) : undefined;
+  if (bare !== undefined) return { status: bare, headers: {}, body: '' };
   return jsonAnswer(example.status, example.value);
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve, type Schema } from './twin-example.js';
+import { allowsNull, resolve, type Schema } from './twin-example.js';
 import { responseSchema } from './twin-outside.js';
 
 /** What a list operation says of its answer and its pages (every member: absent where it says nothing). */
@@ -89,10 +89,13 @@ function typeOf(doc: Schema, schema: Schema, depth = 0): string | undefined {
   return undefined;
 }
 
-/** Whether a member's schema takes `null` (`nullable`, a `null` type, an `anyOf`/`oneOf` branch of it, or no type at all). */
+/**
+ * Whether a member's schema takes `null` (a `null` type, `nullable` where the document's version
+ * reads it, an `anyOf`/`oneOf` branch of it, or no type at all).
+ */
 function takesNull(doc: Schema, schema: Schema, depth = 0): boolean {
-  if (schema.nullable === true || schema.type === 'null') return true;
-  if (Array.isArray(schema.type)) return schema.type.includes('null');
+  if (allowsNull(doc, schema)) return true;
+  if (Array.isArray(schema.type)) return false;
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
     if (Array.isArray(branches) && depth < 4) {
@@ -175,6 +178,14 @@ export interface DocumentItem {
   member: string;
   /** The item's schema there (`undefined`: the document leaves it open, `result: {}`). */
   schema?: Schema;
+  /** The member is a page of items (a create answering a list of what it made): the list's members. */
+  list?: DocumentList;
+}
+
+/** An item schema's first branch where it is a choice (a conversation item: a message, a call, …). */
+function liveItem(doc: Schema, schema: Schema): Schema {
+  const choices = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  return Array.isArray(choices) && choices.length > 0 ? resolve(doc, choices[0]) : schema;
 }
 
 /** Members that hold an answer's one item by their name alone, where their schema says nothing of it. */
@@ -195,6 +206,12 @@ export function documentItem(doc: Schema, operation: Schema): DocumentItem | und
   if (type !== undefined && type !== 'object') return undefined;
   const members = membersOf(doc, schema);
   if ('id' in members) return undefined;
+  // A page of items with ids (OpenAI's `POST /conversations/{id}/items`: `{ object: "list", data, … }`).
+  const list = documentList(doc, operation);
+  const page = list.items === undefined ? undefined : resolve(doc, members[list.items]?.items);
+  if (list.items !== undefined && page !== undefined && 'id' in membersOf(doc, liveItem(doc, page))) {
+    return { member: list.items, schema: page, list };
+  }
   const objects = Object.keys(members).filter((key) => {
     const memberType = typeOf(doc, members[key] as Schema);
     return memberType === undefined || memberType === 'object';

@@ -10,6 +10,7 @@ import { isRecord } from './twin-answer.js';
 import { stamp, type Twin } from './twin-context.js';
 import { type DocumentItem, documentItem, membersOf } from './twin-document.js';
 import { type ExampleContext, exampleOf, liveOption, type Schema } from './twin-example.js';
+import { fitted } from './twin-fit.js';
 import type { MatchedOperation } from './twin-operation.js';
 import { documentedJson, responseSchema } from './twin-outside.js';
 import { keyField } from './twin-stored.js';
@@ -121,12 +122,25 @@ function itemOf(twin: Twin, matched: MatchedOperation): DocumentItem | undefined
 /** `value`, an item, in the envelope the operation's answer puts it in (`{ status: "ok", result }`), else bare. */
 export function wrapped(twin: Twin, matched: MatchedOperation, value: unknown): unknown {
   const item = itemOf(twin, matched);
-  if (item === undefined) return value;
   const { schema } = responseSchema(twin.parts.model.doc, matched.op.operation);
   const ctx = exampleContext(twin);
+  // A document twin's item as this operation's schema has it (twin-fit.ts): its create and read may differ.
+  const own = twin.parts.flows === undefined ? fitted(ctx, value, item === undefined ? schema : item.schema) : value;
+  if (item === undefined) return own;
   const example = schema === undefined ? {} : exampleOf(ctx, liveOption(ctx, schema));
   const envelope: Record<string, unknown> = isRecord(example) ? example : {};
-  envelope[item.member] = value;
+  if (item.list === undefined) {
+    envelope[item.member] = own;
+    return envelope;
+  }
+  // A create answering a page of what it made (OpenAI's conversation items): the page of that one item.
+  envelope[item.member] = [own];
+  const id = isRecord(own) && (typeof own.id === 'string' || typeof own.id === 'number') ? String(own.id) : undefined;
+  for (const member of [item.list.firstId, item.list.lastId]) {
+    if (member !== undefined && id !== undefined) envelope[member] = id;
+  }
+  if (item.list.hasMore !== undefined) envelope[item.list.hasMore] = false;
+  if (item.list.cursor !== undefined && item.list.cursor in envelope) envelope[item.list.cursor] = null;
   return envelope;
 }
 

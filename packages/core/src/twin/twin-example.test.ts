@@ -43,4 +43,34 @@ describe('exampleOf', () => {
       count: 0,
     });
   });
+
+  it('reads `nullable` as 3.0 does, and not in a 3.1 document (no such keyword there)', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        n: { type: 'integer', nullable: true, minimum: 256 },
+        error: { type: 'object', nullable: true, required: ['code'], properties: { code: { type: 'string' } } },
+      },
+    };
+    expect(made(schema)).toEqual({ n: null, error: null });
+    const of31 = exampleOf({ doc: { openapi: '3.1.0' }, now, timestamps: 'iso' }, schema);
+    expect(of31).toEqual({ n: 256, error: { code: 'code' } });
+  });
+
+  it('fills an allOf of a choice and `{ nullable: true }` from the choice, not with `{}`', () => {
+    const choice = {
+      anyOf: [
+        { type: 'string', enum: ['none', 'auto'] },
+        { type: 'object', properties: {} },
+      ],
+    };
+    const schema = { type: 'object', properties: { tool_choice: { allOf: [choice, { nullable: true }] } } };
+    expect(exampleOf({ doc: { openapi: '3.1.0' }, now, timestamps: 'iso' }, schema)).toEqual({ tool_choice: 'none' });
+    // Objects still merge.
+    expect(
+      made({
+        allOf: [{ type: 'object', properties: { a: { type: 'boolean' } } }, { properties: { b: { const: 1 } } }],
+      }),
+    ).toEqual({ a: false, b: 1 });
+  });
 });

@@ -2,7 +2,8 @@
  * Values from an OpenAPI document's schemas, so that what a twin answers looks
  * real: a schema's own `example` first, otherwise one made from its type, enum
  * and format (`unix-time` and `date-time` read the clock). Expandable fields
- * (`anyOf: [string, object]`) take their id form; nullable fields are `null`;
+ * (`anyOf: [string, object]`) take their id form; fields that take `null` are `null`
+ * (a `null` type; `nullable: true` only in a 3.0 or Swagger 2 document: 3.1 has no such word);
  * a list's `data` holds one example item, as stripe-mock's fixtures do. Bounded
  * in depth, by a guard against schemas that refer to themselves (through
  * `allOf`, `anyOf` and `oneOf` too: such a self-reference answers as an empty
@@ -35,6 +36,21 @@ export interface ExampleContext {
   doc: Schema;
   now: number;
   timestamps: 'unix' | 'iso';
+}
+
+/**
+ * Whether the document reads `nullable: true` as taking `null`: OpenAPI 3.0 and Swagger 2 do; in
+ * 3.1 (JSON Schema 2020-12) it is no keyword, and only a `null` type (or `const`/`enum` of it) is.
+ */
+function readsNullable(doc: Schema): boolean {
+  return !(typeof doc.openapi === 'string' && /^3\.[1-9]/.test(doc.openapi));
+}
+
+/** Whether `schema` itself takes `null`: a `null` type, or `nullable` where the document reads it. */
+export function allowsNull(doc: Schema, schema: Schema): boolean {
+  const { type } = schema;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  return schema.nullable === true && readsNullable(doc);
 }
 
 const MAX_DEPTH = 5;
@@ -111,7 +127,7 @@ function objectExample(ctx: ExampleContext, schema: Schema, depth: number, walk:
   for (const [key, property] of Object.entries(properties)) {
     const resolved = resolve(ctx.doc, property);
     const optionalObject =
-      resolved.nullable !== true && (resolved.type === 'object' || resolved.properties !== undefined);
+      !allowsNull(ctx.doc, resolved) && (resolved.type === 'object' || resolved.properties !== undefined);
     if (!required.has(key) && optionalObject) continue;
     out[key] = sampleOf(ctx, property, key, depth + 1, walk);
   }
@@ -127,9 +143,7 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
   if (schema.const !== undefined) return structuredClone(schema.const);
   if (schema.example !== undefined) return structuredClone(schema.example);
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return structuredClone(schema.examples[0]);
-  if ((schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null'))) && depth > 0) {
-    return null;
-  }
+  if (depth > 0 && allowsNull(ctx.doc, schema)) return null;
   const { seen } = walk;
   if (seen.has(schema) || depth > MAX_DEPTH) return typeOf(schema) === 'array' ? [] : null;
   seen.add(schema);
@@ -141,6 +155,9 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
       for (const part of schema.allOf) {
         const value = sampleOf(ctx, part, field, depth + 1, walk);
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) Object.assign(merged, value);
+        // A part that is no object (a choice of a string and an object, beside `{ nullable: true }`)
+        // is what the whole is: merged into `{}` it would fit none of its branches.
+        else if (value !== null) return value;
       }
       return merged;
     }
@@ -163,6 +180,22 @@ function sampleOf(ctx: ExampleContext, raw: unknown, field: string, depth: numbe
   } finally {
     seen.delete(schema);
   }
+}
+
+/**
+ * One example value of `schema` as a member `field` of an object has it (`null` where it takes
+ * `null`), within `budget`'s schemas left to look at (shared with its caller's, and taken from it).
+ */
+export function memberExample(
+  ctx: ExampleContext,
+  schema: unknown,
+  field: string,
+  budget: { left: number } = { left: MAX_EXAMPLE_VALUES },
+): unknown {
+  const walk: Walk = { seen: new Set(), left: budget.left };
+  const value = sampleOf(ctx, schema, field, 1, walk);
+  budget.left = walk.left;
+  return value;
 }
 
 /** One example value of `schema` (a top-level answer: a list's page gets one item). */

@@ -10,10 +10,13 @@ import { SCAN_ITEM_UNITS } from '../turns/work-budget.js';
 import { jsonAnswer, Refusal, type TwinAnswer, type TwinRequest } from './twin-answer.js';
 import type { TwinParams } from './twin-body.js';
 import { shownOf, type Twin } from './twin-context.js';
-import { type DocumentList, documentList } from './twin-document.js';
-import { exampleOfOperation } from './twin-documented.js';
+import { type DocumentList, documentList, membersOf } from './twin-document.js';
+import { exampleContext, exampleOfOperation } from './twin-documented.js';
+import { resolve, type Schema } from './twin-example.js';
+import { fitted } from './twin-fit.js';
 import { filterByQuery, type Page, pageOf, pagesOf, withPage } from './twin-lists.js';
 import type { MatchedOperation, TwinResource } from './twin-operation.js';
+import { responseSchema } from './twin-outside.js';
 import { counted, withMembers } from './twin-related.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './twin-search.js';
 import { pathScope, type Stored, storedOf } from './twin-stored.js';
@@ -90,6 +93,12 @@ function listedPage(
   live = live.map((item) => shownOf(twin, resource, item));
   const unseen = twin.examples ? 'examples' : 'missing';
   const page = pageOf(parts.profile, live, params.query, request.path, request.query, said, unseen);
+  // A document twin's items as the list's own item schema has them (twin-fit.ts).
+  if (parts.flows === undefined) {
+    const schema = listItemSchema(parts.model.doc, matched.op.operation, said);
+    const ctx = exampleContext(twin);
+    page.items = page.items.map((item) => fitted(ctx, item, schema) as Record<string, unknown>);
+  }
   const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
   const { style, envelope: members } = parts.profile.list;
   if (style === 'bare' || (style === 'document' && said?.items === undefined)) {
@@ -157,4 +166,12 @@ function documentPage(
   // A cursor or link whose schema takes no null is left out where there is no next page.
   for (const member of said.omitLast ?? []) if (envelope[member] === null) delete envelope[member];
   return envelope;
+}
+
+/** The schema of one item of a list operation's page (`undefined`: the document does not say). */
+function listItemSchema(doc: Schema, operation: Schema, said: DocumentList | undefined): Schema | undefined {
+  const { schema } = responseSchema(doc, operation);
+  if (schema === undefined) return undefined;
+  const array = said?.items === undefined ? resolve(doc, schema) : membersOf(doc, schema)[said.items];
+  return array?.items === undefined ? undefined : resolve(doc, array.items);
 }

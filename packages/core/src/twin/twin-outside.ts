@@ -21,6 +21,20 @@ function successOf(doc: Schema, operation: Schema): { status: number; content: R
   return { status, content: (resolve(doc, responses[code]).content ?? {}) as Record<string, Schema> };
 }
 
+/**
+ * The status of an operation's first success answer where the document declares it with no
+ * content (OpenAI's `POST /realtime/calls/{call_id}/accept`: `200 OK`, no body); `undefined`
+ * where it describes a body, or declares no success answer at all.
+ */
+export function contentless(doc: Schema, operation: Schema): number | undefined {
+  const responses = (operation.responses ?? {}) as Record<string, Schema>;
+  const code = Object.keys(responses).find((key) => /^2\d\d$/.test(key));
+  if (code === undefined) return undefined;
+  const content = resolve(doc, responses[code]).content;
+  const empty = typeof content !== 'object' || content === null || Object.keys(content).length === 0;
+  return empty ? Number(code) : undefined;
+}
+
 /** The status and JSON schema of an operation's first success answer. */
 export function responseSchema(doc: Schema, operation: Schema): { status: number; schema: Schema | undefined } {
   const { status, content } = successOf(doc, operation);

@@ -75,13 +75,23 @@ export async function heldOrMissing(
   owner: TwinResource,
   members = true,
 ): Promise<void> {
-  if (twin.examples) return;
+  if (twin.examples || uncreatable(twin, owner)) return;
   const which = whichOf(twin, matched, owner, scopeOf(owner, matched.values));
   // The collections read once for the object and, where it may be one, its member.
   const read = await twin.parts.collections.get(twin.parts.name);
   const held = (await storedOf(twin, owner, read))?.some((item) => which(item) && !item.deleted) === true;
   if (held || (members && memberOf(twin, owner, which, read) !== undefined)) return;
   throw new Refusal(missing(twin, owner, String(matched.values[owner.idParam])));
+}
+
+/**
+ * Whether a document twin's collection is one its document gives no create (OpenAI's
+ * `/organization/users`, made by invites elsewhere): it never holds an item, so what is below one
+ * of its ids is answered, not refused as below a missing object. A provider's flows keep theirs.
+ */
+function uncreatable(twin: Twin, owner: TwinResource): boolean {
+  if (twin.parts.flows !== undefined) return false;
+  return !twin.parts.model.operations.some((op) => op.resource === owner && op.action === 'create');
 }
 
 /**

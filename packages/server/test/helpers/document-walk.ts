@@ -172,9 +172,10 @@ class Walker {
       let id: string | undefined;
       if (this.collections.includes(above) && !this.#making.has(above)) {
         const made = await this.shared(above);
-        if (made === ABSENT) return { why: `its parent cannot be made: ${above} has no create in the document` };
-        if (typeof made === 'string') return { why: `its parent in ${above} was not made: ${made}` };
-        id = made.id;
+        // A parent the document gives no create (`/organization/users`) is named by any id.
+        if (made === ABSENT) id = 'walk';
+        else if (typeof made === 'string') return { why: `its parent in ${above} was not made: ${made}` };
+        else id = made.id;
       } else id = await this.reference(param);
       out = out.replace(whole, encodeURIComponent(id ?? 'walk'));
     }
@@ -200,14 +201,18 @@ class Walker {
   }
 }
 
-/** The id of a created object: the body's own, or its one member's that holds an object with an id. */
+/**
+ * The id of a created object: the body's own, its one member's that holds an object with an id,
+ * or (a create answering a page of what it made) the page's one item's.
+ */
 function idOf(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   if (typeof body.id === 'string' || typeof body.id === 'number') return String(body.id);
   for (const value of Object.values(body)) {
     if (isObject(value) && (typeof value.id === 'string' || typeof value.id === 'number')) return String(value.id);
   }
-  return undefined;
+  const page = pageItems(body);
+  return page?.length === 1 ? idOf(page[0]) : undefined;
 }
 
 /** What went wrong with a step's answer, in one line. */
