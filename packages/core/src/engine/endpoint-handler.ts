@@ -286,6 +286,16 @@ export class EndpointHandler {
     return isValidName(name) && readsWholeBody(this.#steps, this.#parts, name);
   }
 
+  /**
+   * Whether a step a call to `name` walks reads its whole body (`Step.reads` of the steps
+   * {@link EndpointHandler.walkCall} runs, as {@link EndpointHandler.readsWholeBody} for an
+   * HTTP request): native gRPC then reads a unary call's framed messages whole before it
+   * answers (`GrpcCallInfo.body`: a signature is over the bytes as sent).
+   */
+  callReadsWholeBody(name: string): boolean | Promise<boolean> {
+    return readsWholeBody(this.#callSteps, this.#parts, name);
+  }
+
   /** Whether a rate limit's bucket in this process is drained below full (see RateBuckets.holdsAny). */
   holdsRateState(): boolean {
     return this.#parts.rateBuckets.holdsAny();

@@ -67,6 +67,18 @@ function holding(): Step {
   };
 }
 
+/** A step that notes the bytes of each call's body it is given, reading bodies whole when `whole`. */
+function bodyReader(seen: number[], whole: boolean): Step {
+  return {
+    name: 'body reader',
+    reads: () => (whole ? 'whole-body' : 'first-bytes'),
+    run(exchange) {
+      if (exchange.call !== undefined) seen.push(exchange.request.body.length);
+      return undefined;
+    },
+  };
+}
+
 /** The probe with after-work: adds `x-probe-after` to whatever answer comes back out through it. */
 function wrapping(seen: string[]): Step {
   return {
@@ -248,5 +260,17 @@ describe('a step added once acts on every protocol', () => {
       grpcWeb: `grpc 14 ${REFUSAL}`,
       nativeGrpc: `grpc 14 ${REFUSAL}`,
     });
+  });
+
+  it("its reads decide what a native call's adapter keeps: the framed messages as sent, or none", async () => {
+    const framed = envelope('hi', false).length;
+    const whole: number[] = [];
+    await start([], bodyReader(whole, true));
+    expect(await nativeGrpc((served as ServedApp).url, {})).toBe('ok');
+    await served?.close();
+    const first: number[] = [];
+    await start([], bodyReader(first, false));
+    expect(await nativeGrpc((served as ServedApp).url, {})).toBe('ok');
+    expect({ whole, first }).toEqual({ whole: [framed], first: [0] });
   });
 });

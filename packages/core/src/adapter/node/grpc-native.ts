@@ -114,12 +114,11 @@ export async function answerNativeGrpc(
   }
   res.once('close', release);
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
-  // A name that checks signatures has the framed messages read whole first: the check is over the bytes as sent.
-  const signed =
-    found.daemon !== true &&
-    !found.server.takesStream(path) &&
-    endpoints.compiled.get('signature', found.name) !== null;
-  const body = signed ? await wholeBody(req, copy, options.maxBodyBytes) : undefined;
+  // A unary or server-streaming call a step reads whole (a signature check: over the bytes as sent) has its
+  // framed messages read whole first, as the steps' `reads` say for an HTTP request.
+  const whole =
+    found.daemon !== true && !found.server.takesStream(path) && (await handler.callReadsWholeBody(found.name));
+  const body = whole ? await wholeBody(req, copy, options.maxBodyBytes) : undefined;
   if (body === null) {
     const answer = refused(call, `the request is over the body limit (${options.maxBodyBytes} bytes)`);
     sendTrailersOnly(req, res, answer.header as Headers);
