@@ -135,13 +135,14 @@ export interface UpgradeAnswer {
 }
 
 /**
- * A gRPC-family call's answer, played on the call by its protocol's writer
- * (engine/grpc-edge.ts hands it to grpc/stream-answers.ts): the `reply` of the
- * `grpc` route or queued answer that answered it, or none (the name's
- * definitions answer it: schema mode); the headers the steps gathered (a rate
- * limit's) sent as metadata; nothing sent before `delay` ms (the reply's own
- * and the chaos latency), each message held for its bytes at `bandwidth`
- * (bytes per second, chaos). Only a call's exchange is answered with one.
+ * A gRPC-family call's answer: the `reply` of the `grpc` route or queued answer
+ * that answered it, or none (the name's definitions answer it: schema mode); the
+ * headers the steps gathered (a rate limit's) sent as metadata; nothing sent
+ * before `delay` ms (the reply's own and the chaos latency: the shared sink waits
+ * it, engine/sink.ts), each message held for `pace(bytes)` ms besides its own
+ * delay (chaos bandwidth, engine/pipeline/chaos-bandwidth.ts). The call's edge
+ * sink hands it to its protocol's writer (engine/call-sink.ts). Only a call's
+ * exchange is answered with one.
  */
 export interface CallAnswer {
   readonly kind: 'call';
@@ -149,7 +150,7 @@ export interface CallAnswer {
   readonly headers: AnswerHeaderMap;
   readonly reply: GrpcReply | undefined;
   readonly delay: number;
-  readonly bandwidth?: number;
+  readonly pace?: (bytes: number) => number;
 }
 
 /** A stored endpoint's answers, for HEAD (no body) and for every other method. */

@@ -187,8 +187,9 @@ export class EndpointHandler {
    * only (`Step.answers`): the verdict of the first that answers (a call's
    * answer with no reply when none does: the name's definitions answer, schema
    * mode), back out through the steps' after-work (the chaos latency and
-   * bandwidth) as an HTTP request's. Not journaled here: the call is journaled
-   * once it is over, with its messages both ways (engine/grpc-calls.ts). A
+   * bandwidth) as an HTTP request's. Not journaled here: the call's adapter opened it
+   * through the journal step, which writes its entry once the call is over, with its
+   * messages both ways (`openCall`, engine/grpc-calls.ts). A
    * failure throws (or rejects).
    */
   walkCall(exchange: Exchange): Maybe<Verdict> {
@@ -285,6 +286,16 @@ export class EndpointHandler {
     return isValidName(name) && readsWholeBody(this.#steps, this.#parts, name);
   }
 
+  /**
+   * Whether a step a call to `name` walks reads its whole body (`Step.reads` of the steps
+   * {@link EndpointHandler.walkCall} runs, as {@link EndpointHandler.readsWholeBody} for an
+   * HTTP request): native gRPC then reads a unary call's framed messages whole before it
+   * answers (`GrpcCallInfo.body`: a signature is over the bytes as sent).
+   */
+  callReadsWholeBody(name: string): boolean | Promise<boolean> {
+    return readsWholeBody(this.#callSteps, this.#parts, name);
+  }
+
   /** Whether a rate limit's bucket in this process is drained below full (see RateBuckets.holdsAny). */
   holdsRateState(): boolean {
     return this.#parts.rateBuckets.holdsAny();
@@ -330,7 +341,7 @@ function stepListsOf(steps: readonly Step[]): StepLists {
     lists = {
       walk: [journalStep, ...steps],
       beforeRecord: record === -1 ? steps : steps.slice(0, record),
-      // A call is journaled by its edge once it is over (engine/grpc-calls.ts): no journal step here.
+      // A call walks the journal step once, when opened (engine/grpc-calls.ts `openCall`): not here.
       callSteps: [...steps.filter((step) => step.answers !== 'http'), UNANSWERED],
     };
     STEP_LISTS.set(steps, lists);

@@ -1,6 +1,7 @@
 /**
  * A gRPC-family call as every adapter sees it: which name's server answers
- * `/{package.Service}/{Method}`, and the journal entry of a call answered. The
+ * `/{package.Service}/{Method}`, and the call opened for its journal entry,
+ * which the journal step writes once the call is over ({@link openCall}). The
  * Fetch path (Connect, gRPC-Web) and the Node listener (native gRPC over
  * HTTP/2) both use these, so a call is found and journaled one way.
  *
@@ -10,13 +11,15 @@
 import { ENDPOINT_PREFIX } from '../api/endpoint-target.js';
 import { GRPC_DAEMON_SERVICES } from '../api/grpc-json.js';
 import { NAMESPACE_PREFIX } from '../api/session.js';
-import { markOf } from '../grpc/call-record.js';
 import type { GrpcCall, GrpcServer } from '../grpc/grpc-server.js';
-import type { Journal } from '../journal/journal.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
-import { JOURNAL_BODY_LIMIT } from '../registry/limits.js';
 import type { EndpointService } from './endpoint-service.js';
 import type { GrpcCallLimits } from './grpc-catalog.js';
+import { CallEnd } from './pipeline/call-end.js';
+import { Exchange, type PipelineParts } from './pipeline/exchange.js';
+import { callAnswer } from './pipeline/grpc-answer.js';
+import { journalStep } from './pipeline/journal-step.js';
+import { FIRST_BYTES, runSteps, type Step, type Verdict } from './pipeline/step.js';
 
 /** `/{package.Service}/{Method}`: dotted identifiers, then one identifier. */
 const CALL_PATH = /^\/([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\/([A-Za-z_][A-Za-z0-9_]*)$/;
@@ -107,34 +110,44 @@ export async function unknownCallMessage(endpoints: EndpointService, path: strin
   return `no endpoint's protobuf definitions declare the service ${service} (${declared}): put a .proto that declares it with PUT /api/endpoints/{name}/grpc (docs/grpc.md)`;
 }
 
+/** A call opened: a call's answer, which its handler plays (the call's own steps walk once its messages are read). */
+const OPENED: Verdict = Object.freeze({ answer: callAnswer(undefined) });
+
+/** What a call opened walks: the journal step around the call, answered by its handler. */
+const OPENING: readonly Step[] = [
+  journalStep,
+  { name: 'the call, answered by its handler', run: () => OPENED, reads: FIRST_BYTES },
+];
+
+/** No body kept yet: the adapter gives the call's body when the call is over. */
+const NO_BODY = new Uint8Array(0);
+
 /**
- * Journals a call answered with `status` under its name, with its `grpc` mark:
- * its `path` is the one requested (`target`, as the client sent it), its
- * `subpath` the method's (`/{package.Service}/{Method}`), wherever it was sent.
+ * Opens `found`'s call for the journal, as the adapter received it (`target` as
+ * the client sent it, its headers as raw pairs, when it started): the call
+ * walks the journal step, whose after-work waits for the call's end. The
+ * adapter says when the call is over (`CallEnd.over`: its status and body as
+ * sent), refused or answered; then its entry is written. A call to the
+ * daemon's own services belongs to no name: its end is waited by nothing.
  */
-export function journalGrpcCall(
-  journal: Journal,
+export function openCall(
+  parts: PipelineParts,
   found: FoundGrpcCall,
-  request: { target: string; rawHeaders: string[]; body: Uint8Array; startedAt: number },
-  status: number,
+  request: { target: string; rawHeaders: string[]; startedAt: number },
   call: GrpcCall,
-): void {
-  if (found.daemon === true) return;
+): CallEnd {
+  const end = new CallEnd(found.service, found.method, call);
+  if (found.daemon === true) return end;
   const recorded: RecordedRequest = {
     method: 'POST',
     target: request.target,
     rawHeaders: request.rawHeaders,
-    body: request.body.subarray(0, JOURNAL_BODY_LIMIT),
-    bodyTruncated: request.body.length > JOURNAL_BODY_LIMIT,
+    body: NO_BODY,
+    bodyTruncated: false,
     startedAt: request.startedAt,
   };
-  if (call.signature !== undefined) recorded.signature = call.signature;
-  const by =
-    call.queued === true ? { queue: true as const } : call.route === undefined ? 'grpc' : { route: call.route };
-  journal.record(found.name, recorded, status, {
-    answeredBy: by,
-    ...call.mark,
-    ...(call.state === undefined ? {} : { state: call.state }),
-    grpc: { service: found.service, method: found.method, ...markOf(call) },
-  });
+  const exchange = new Exchange(parts, found.name, `/${found.service}/${found.method}`, recorded, undefined, undefined);
+  exchange.callEnd = end;
+  runSteps(OPENING, exchange);
+  return end;
 }

@@ -2,41 +2,24 @@
  * The gRPC family's edge of the one pipeline: a call (Connect, gRPC-Web,
  * native gRPC), decoded by its method's handler (grpc/stream-answers.ts), is
  * made into an {@link Exchange} and walks the same steps as an HTTP request
- * (EndpointHandler.walkCall). Only the ends are the protocol's: a refusal
- * ({@link refuse}: a 401 `unauthenticated`, a 429 `resource_exhausted`, a 503
- * fault `unavailable`, a reset the stream reset, a hang the call held) and an
- * answer ({@link encode}: a call's answer, a `grpc` route's or queued answer's
- * reply or none for schema mode, with the rate limit's headers as metadata and
- * the delay and bandwidth the steps' after-work gave it, chaos-step.ts's as an
- * HTTP answer's). A call to a method no definitions declare is
- * answered `unimplemented` in its protocol's form ({@link unimplementedCall}).
+ * (EndpointHandler.walkCall), and its verdict is sent to the call as every
+ * answer is sent (engine/call-sink.ts: the latency waited, a hold held, a
+ * fault a reset, a refusal its status: a 401 `unauthenticated`, a 429
+ * `resource_exhausted`, a 503 `unavailable`). A call to a method no
+ * definitions declare is answered `unimplemented` in its protocol's form
+ * ({@link unimplementedCall}).
  *
  * @module
  */
-import type { CallAnswer, RespondAnswer, StreamAnswer } from '../answer/endpoint-answer.js';
 import { answerCases, matchAnswer } from '../answer/match-answer.js';
 import { RequestView } from '../answer/request-view.js';
-import { concatBytes } from '../codec/concat-bytes.js';
-import type { GrpcCallInfo, GrpcReply, GrpcRouting } from '../grpc/grpc-reply.js';
+import type { GrpcCall } from '../grpc/call-record.js';
+import type { GrpcCallInfo, GrpcRouting } from '../grpc/grpc-reply.js';
 import type { RecordedRequest } from '../journal/journal-entry.js';
+import { sendToCall } from './call-sink.js';
 import type { EndpointHandler } from './endpoint-handler.js';
 import { Exchange, type ExchangeCall, type PipelineParts } from './pipeline/exchange.js';
 import type { Verdict } from './pipeline/step.js';
-import { refusalHeaders } from './pipeline/verdicts.js';
-
-/** The gRPC status codes of the pipeline's HTTP statuses (the Connect protocol's mapping); others `unknown` (2). */
-const GRPC_CODE_OF_STATUS: Readonly<Record<number, number>> = {
-  400: 3,
-  401: 16,
-  403: 7,
-  404: 5,
-  409: 10,
-  429: 8,
-  500: 13,
-  501: 12,
-  503: 14,
-  504: 4,
-};
 
 /** The body of a call whose requests were not kept whole (a native client stream): nothing to sign. */
 const NO_BODY = new Uint8Array(0);
@@ -97,123 +80,38 @@ function callExchange(parts: PipelineParts, name: string, info: GrpcCallInfo): E
   return new Exchange(parts, name, request.target, request, undefined, undefined, call);
 }
 
-/** The message of a coded error answer (`{ success: false, error: { message } }`). */
-function messageOf(body: RespondAnswer['body']): string {
-  if (body === null) return '';
-  try {
-    const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
-    return String((JSON.parse(text) as { error?: { message?: unknown } }).error?.message ?? '');
-  } catch {
-    return '';
-  }
-}
+/** Whether an answer is a refusal (anything but a call's answer: a step refused the call). */
+const REFUSAL = answerCases<boolean>({ call: () => false, otherwise: () => true });
 
 /**
- * Who refused, for the reply, read from the verdict's mark: chaos (the name's or the
- * namespace's), a route (its rate limit), a queued answer, the signature check (a
- * request it judged not valid), or else a step of the pipeline (one added later).
+ * Notes in `record` (the call's journal mark) what the walk decided: the signature check's
+ * outcome, the state read or moved, and the mark of a step that refused the call.
  */
-function refuserOf(verdict: Verdict, request: RecordedRequest): string {
-  const by = verdict.mark?.answeredBy;
-  if (typeof by === 'object') {
-    if ('chaos' in by) return by.namespace === true ? "the namespace's chaos" : 'chaos';
-    if ('route' in by) return `route ${by.route}`;
-    if ('queue' in by) return 'a queued answer';
-  }
-  const { signature } = request;
-  if (signature !== undefined && signature.status !== 'valid') return 'the signature check';
-  return 'a step of the pipeline';
-}
-
-/** A step's refusal in the call's form: a status by {@link GRPC_CODE_OF_STATUS}, a reset, or a hold then a reset. */
-function refuse(verdict: Verdict, request: RecordedRequest): GrpcReply {
-  const { answer, mark } = verdict;
-  const reply: GrpcReply = { by: refuserOf(verdict, request), messages: [] };
-  if (mark !== undefined) reply.mark = mark;
-  if (answer.delay > 0) reply.delay = answer.delay;
-  return matchAnswer(answer, REFUSAL, reply, undefined);
-}
-
-/** A refusal's answer in the call's form, on `reply`: a fault a reset (held first when it hangs); a response its code, message and limits' metadata. */
-const REFUSAL = answerCases<GrpcReply, GrpcReply>({
-  fault: (answer, reply) => {
-    reply.reset = true;
-    if (answer.fault === 'hang') reply.hold = answer.release ?? new AbortController().signal;
-    return reply;
-  },
-  respond: (answer, reply) => refused(answer, messageOf(answer.body), reply),
-  // A refusal the chaos bandwidth paced (chaos-bandwidth.ts): its frames are the error's body.
-  stream: (answer, reply) => refused(answer, messageOf(concatBytes(answer.frames.map(bytesOf))), reply),
-  otherwise: (_, reply) => {
-    reply.status = { code: GRPC_CODE_OF_STATUS[500] ?? 2, message: '' };
-    return reply;
-  },
-});
-
-function bytesOf(frame: StreamAnswer['frames'][number]): Uint8Array {
-  return frame.bytes;
-}
-
-/** A refused status in the call's form: its code, `message` and the limits' headers as metadata. */
-function refused(answer: RespondAnswer | StreamAnswer, message: string, reply: GrpcReply): GrpcReply {
-  reply.status = { code: GRPC_CODE_OF_STATUS[answer.status] ?? 2, message };
-  const metadata = refusalHeaders(answer);
-  if (Object.keys(metadata).length > 0) reply.metadata = metadata;
-  return reply;
-}
-
-/**
- * A call's answer as its reply: the route's or queued answer's with the headers the steps
- * gathered (a rate limit's) as metadata, or schema mode's (none, when it is played as it is).
- */
-function played(answer: CallAnswer): GrpcReply | undefined {
-  const { reply, delay, bandwidth } = answer;
-  const headers = answer.headers as Record<string, string>;
-  let gathered = false;
-  for (const _ in headers) {
-    gathered = true;
-    break;
-  }
-  if (reply === undefined && delay <= 0 && bandwidth === undefined && !gathered) return undefined;
-  const out: GrpcReply = reply === undefined ? { by: 'chaos', messages: [], schema: true, delay } : { ...reply, delay };
-  if (bandwidth !== undefined) out.bandwidth = bandwidth;
-  if (gathered) out.metadata = { ...headers, ...reply?.metadata };
-  return out;
-}
-
-/** The verdict's answer as the call's reply: a call's answer played, any other a refusal. */
-const REPLY = answerCases<GrpcReply | undefined, Verdict, RecordedRequest>({
-  call: (answer) => played(answer),
-  otherwise: (_, verdict, request) => refuse(verdict, request),
-});
-
-/**
- * The call's reply for the pipeline's `verdict` (`undefined`: schema mode, played as it is): with
- * the signature check's outcome and the state for the journal.
- */
-function encode(exchange: Exchange, verdict: Verdict): GrpcReply | undefined {
-  const { request } = exchange;
-  const { signature } = request;
+function noted(record: GrpcCall | undefined, exchange: Exchange, verdict: Verdict): void {
+  if (record === undefined) return;
+  const { signature } = exchange.request;
+  if (signature !== undefined) record.signature = signature;
   const state = exchange.journalState();
-  const reply = matchAnswer(verdict.answer, REPLY, verdict, request);
-  if (signature === undefined && state === undefined) return reply;
-  const out: GrpcReply = reply ?? { by: 'chaos', messages: [], schema: true };
-  if (signature !== undefined) out.signature = signature;
-  if (state !== undefined) out.state = state;
-  return out;
+  if (state !== undefined) record.state = state;
+  if (verdict.mark !== undefined && matchAnswer(verdict.answer, REFUSAL, undefined, undefined)) {
+    record.mark = verdict.mark;
+  }
 }
 
 /**
  * The routing of `name`'s calls (grpc/grpc-server.ts asks it once a call's first message, or a
- * client stream's every one, is read): the call walks `handler`'s pipeline and its verdict is
- * written in the call's form. A failure rejects (the call ends with its code, as Connect ends one).
+ * client stream's every one, is read): the call walks `handler`'s pipeline, and its verdict is
+ * sent to the call as every answer is sent (engine/call-sink.ts: its latency waited, a hold
+ * held), said in the call's form. A failure rejects (the call ends with its code, as Connect ends one).
  */
 export function callRouting(handler: EndpointHandler, name: string): GrpcRouting {
-  return async (info) => {
+  return async (info, handle, record) => {
     // A name whose settings are known to leave every call to its definitions walks no steps.
     if (handler.passesCall(name)) return undefined;
     const exchange = callExchange(handler.parts, name, info);
-    return encode(exchange, await handler.walkCall(exchange));
+    const verdict = await handler.walkCall(exchange);
+    noted(record, exchange, verdict);
+    return sendToCall(verdict.answer, handle);
   };
 }
 

@@ -4,7 +4,7 @@
 import { connect } from 'node:http2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServedApp, serve } from '../adapter/node/index.js';
-import { errorAnswer } from '../answer/endpoint-answer.js';
+import { errorAnswer, type FaultAnswer } from '../answer/endpoint-answer.js';
 import { headersAdded } from '../answer/match-answer.js';
 import { createApp } from '../index.js';
 import { BY_NONE } from '../journal/journal-entry.js';
@@ -36,6 +36,45 @@ function probe(seen: string[]): Step {
       seen.push(`${exchange.name} ${exchange.subpath}`);
       if (exchange.view.headers['x-probe'] !== 'refuse') return undefined;
       return { answer: errorAnswer(503, 'CHAOS_UNAVAILABLE', REFUSAL, { cors: true }), mark: BY_NONE };
+    },
+  };
+}
+
+/**
+ * A step that holds what carries `x-probe: hang` (a hang, as chaos `timeout` and a queued hang are),
+ * released a moment later, then answered with what answers then: its 503 refusal.
+ */
+function holding(): Step {
+  return {
+    name: 'holding probe',
+    reads: FIRST_BYTES,
+    run(exchange) {
+      if (exchange.view.headers['x-probe'] !== 'hang') return undefined;
+      const release = new AbortController();
+      setTimeout(() => release.abort(), 50);
+      const answer: FaultAnswer = {
+        kind: 'fault',
+        fault: 'hang',
+        status: 0,
+        headers: {},
+        body: null,
+        delay: 0,
+        release: release.signal,
+        next: () => errorAnswer(503, 'CHAOS_UNAVAILABLE', REFUSAL, { cors: true }),
+      };
+      return { answer, mark: BY_NONE };
+    },
+  };
+}
+
+/** A step that notes the bytes of each call's body it is given, reading bodies whole when `whole`. */
+function bodyReader(seen: number[], whole: boolean): Step {
+  return {
+    name: 'body reader',
+    reads: () => (whole ? 'whole-body' : 'first-bytes'),
+    run(exchange) {
+      if (exchange.call !== undefined) seen.push(exchange.request.body.length);
+      return undefined;
     },
   };
 }
@@ -208,5 +247,30 @@ describe('a step added once acts on every protocol', () => {
       stream.end(envelope('hi', false));
     }).finally(() => session.close());
     expect([...seen, native]).toEqual(['seen', 'seen', 'seen', 'seen']);
+  });
+
+  it('a hang it gives is held, then sent what answers at its release, by the one sink of every protocol', async () => {
+    const url = await start([], holding());
+    const { mcp: _mcp, ...calls } = PROTOCOLS;
+    const out: Record<string, string> = {};
+    for (const [name, call] of Object.entries(calls)) out[name] = await call(url, { 'x-probe': 'hang' });
+    expect(out).toEqual({
+      http: `503 ${REFUSAL}`,
+      connect: `unavailable ${REFUSAL}`,
+      grpcWeb: `grpc 14 ${REFUSAL}`,
+      nativeGrpc: `grpc 14 ${REFUSAL}`,
+    });
+  });
+
+  it("its reads decide what a native call's adapter keeps: the framed messages as sent, or none", async () => {
+    const framed = envelope('hi', false).length;
+    const whole: number[] = [];
+    await start([], bodyReader(whole, true));
+    expect(await nativeGrpc((served as ServedApp).url, {})).toBe('ok');
+    await served?.close();
+    const first: number[] = [];
+    await start([], bodyReader(first, false));
+    expect(await nativeGrpc((served as ServedApp).url, {})).toBe('ok');
+    expect({ whole, first }).toEqual({ whole: [framed], first: [0] });
   });
 });

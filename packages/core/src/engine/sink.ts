@@ -9,6 +9,7 @@
  * @module
  */
 import type {
+  CallAnswer,
   EndpointAnswer,
   FaultAnswer,
   RelayAnswer,
@@ -41,6 +42,11 @@ export interface AnswerSink<To, R> {
    * runtime cannot upgrade here gets `501 WEBSOCKET_UNSUPPORTED`.
    */
   upgrade(to: To, answer: UpgradeAnswer): R;
+  /**
+   * Play a gRPC-family call's answer on the call (its edge's sink only, engine/call-sink.ts);
+   * absent on a runtime's sink, which never gets one.
+   */
+  call?(to: To, answer: CallAnswer): R;
   /**
    * Sends `answer` with {@link sendDue} once `ms` have passed, unless the client
    * leaves first: then the timer is freed and the request comes to
@@ -97,8 +103,11 @@ const SEND = answerCases<unknown, AnswerSink<unknown, unknown>, unknown>({
   relay: (answer, sink, to) => sink.relay(to, answer),
   upgrade: (answer, sink, to) => sink.upgrade(to, answer),
   fault: (answer, sink, to) => (answer.fault === 'hang' ? released(answer, sink, to) : sink.fault(to, answer)),
-  // Only a call's exchange is answered with a call's answer, and its edge plays it (engine/grpc-edge.ts).
-  call: (_answer, sink, to) => sink.fail(to, new Error('mockpoint: a gRPC call answer reached an HTTP sink')),
+  // Only a call's exchange is answered with a call's answer, and only its edge's sink plays it (engine/call-sink.ts).
+  call: (answer, sink, to) =>
+    sink.call === undefined
+      ? sink.fail(to, new Error('mockpoint: a gRPC call answer reached an HTTP sink'))
+      : sink.call(to, answer),
 });
 
 /** Sends `answer` by its kind ({@link SEND}). */

@@ -2,14 +2,14 @@
  * What answers one gRPC call when a route does (schema mode otherwise): the
  * messages to send, in proto3 JSON, each after its delay, then a status, with
  * metadata (response headers) and trailers. The pipeline chooses and renders
- * it (engine/pipeline/grpc-answer.ts, the call's walk: engine/grpc-edge.ts);
- * the call's handler (stream-answers.ts) plays it.
+ * it (engine/pipeline/grpc-answer.ts, the call's walk: engine/grpc-edge.ts),
+ * the shared sink waits its latency or holds it (engine/call-sink.ts); the
+ * call's handler (stream-answers.ts) writes its messages.
  *
  * @module
  */
-import type { StateMark } from '../api/state-json.js';
 import type { AnswerMark } from '../journal/journal-entry.js';
-import type { SignatureMark } from '../signing/signature-settings.js';
+import type { GrpcCall } from './call-record.js';
 
 /** One message sent, in proto3 JSON, after `delay` milliseconds. */
 export interface GrpcOut {
@@ -35,8 +35,6 @@ export interface GrpcReply {
   queued?: true;
   /** Rendered from a template: its messages are new objects each call, not kept as a route's unchanged ones. */
   templated?: true;
-  /** Milliseconds before anything is sent (the answer's `delay`). */
-  delay?: number;
   /** Sent in order (unary and client streaming: the first only). */
   messages: GrpcOut[];
   /** Bidirectional streaming: what to send for each message received (with its index); absent: nothing. */
@@ -44,20 +42,15 @@ export interface GrpcReply {
   status?: GrpcReplyStatus;
   metadata?: Record<string, string | string[]>;
   trailers?: Record<string, string | string[]>;
-  /** Reset the stream (no status) once the messages are sent. */
+  /** Reset the stream (no status) once the messages are sent: a route's `fault: reset`, or a fault the steps gave. */
   reset?: boolean;
-  /** Held (before the reset) until this aborts or the client gives up: chaos `timeout`. */
-  hold?: AbortSignal;
-  /** Chaos `bandwidth`, bytes per second: each message sent is held for its encoded size at that rate. */
-  bandwidth?: number;
-  /** Not an answer: schema mode (or the routes) answers, after `delay` (the chaos latency), with `metadata`. */
+  /**
+   * Milliseconds each message is held for its encoded `bytes` besides its own delay: chaos
+   * `bandwidth`, as engine/pipeline/chaos-bandwidth.ts paces every answer's bytes.
+   */
+  pace?: (bytes: number) => number;
+  /** Not an answer: schema mode (or the routes) answers, with `metadata` (and `pace`). */
   schema?: true;
-  /** How the journal records the call when not by a route or the queue (chaos, a signature, a rate limit). */
-  mark?: GrpcJournalMark;
-  /** The signature check's outcome, for the journal entry (as an HTTP request's). */
-  signature?: SignatureMark;
-  /** The scenarios the call's routes or queued answers read or moved, for the journal entry (as an HTTP request's). */
-  state?: StateMark;
 }
 
 /** The journal's mark of a call the pipeline's steps refused (engine/grpc-edge.ts). */
@@ -77,5 +70,19 @@ export interface GrpcCallInfo {
   body?: Uint8Array;
 }
 
-/** Chooses a route's answer for a call; `undefined`: schema mode answers. */
-export type GrpcRouting = (call: GrpcCallInfo) => Promise<GrpcReply | undefined>;
+/** What the routing reads of the call being answered: its signal, read only when the answer waits. */
+export interface CallHandle {
+  /** Aborts once the call ends (its deadline, the client gone). */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Chooses the answer to a call and plays what comes before its messages (the steps' latency, a
+ * held call), noting in `record` how the call was answered; resolves to the reply to send
+ * (`undefined`: schema mode answers), rejects when the call ends first.
+ */
+export type GrpcRouting = (
+  call: GrpcCallInfo,
+  handle: CallHandle,
+  record: GrpcCall | undefined,
+) => Promise<GrpcReply | undefined>;

@@ -39,8 +39,8 @@ export interface CallParts {
   routing: GrpcRouting | undefined;
   /** The bytes (on the wire) of a client stream's messages held until it ends; one past: `RESOURCE_EXHAUSTED`. */
   maxHeldBytes: number;
-  /** Chaos `bandwidth` (bytes per second) the routing gave the call: each message is held for its size at it. */
-  bandwidth?: number;
+  /** What the routing gave the call for chaos bandwidth: the milliseconds each message is held for its encoded bytes. */
+  pace?: (bytes: number) => number;
 }
 
 /**
@@ -121,35 +121,14 @@ function setAll(headers: Headers, values: Record<string, string | string[]> | un
   }
 }
 
-/** Starts playing a reply: its metadata, trailers and delay. */
-async function open(reply: GrpcReply | undefined, context: AnswerContext): Promise<void> {
+/** Starts playing a reply: its metadata and trailers (its latency and any hold were the routing's, engine/call-sink.ts). */
+function open(reply: GrpcReply | undefined, context: AnswerContext): void {
   if (reply === undefined) return;
   setAll(context.responseHeader, reply.metadata);
   setAll(context.responseTrailer, reply.trailers);
-  await sleep(reply.delay, context);
-  if (reply.hold !== undefined) await held(reply.hold, context);
 }
 
-/** Resolves when `hold` aborts (the fault is cleared); rejects when the call ends first (the client gone). */
-function held(hold: AbortSignal, context: AnswerContext): Promise<void> {
-  const signal = context.signal;
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    if (hold.aborted) return resolve();
-    const released = () => {
-      signal.removeEventListener('abort', aborted);
-      resolve();
-    };
-    const aborted = () => {
-      hold.removeEventListener('abort', released);
-      reject(signal.reason);
-    };
-    hold.addEventListener('abort', released, { once: true });
-    signal.addEventListener('abort', aborted, { once: true });
-  });
-}
-
-/** Ends a reply: a reset, or its status (thrown, as Connect ends a call). */
+/** Ends a reply: a reset (a route's, or a fault the steps gave), or its status (thrown, as Connect ends a call). */
 function close(reply: GrpcReply | undefined, parts: CallParts): void {
   if (reply?.reset === true) {
     if (parts.call !== undefined) parts.call.reset = true;
@@ -246,9 +225,9 @@ async function send(
 ): Promise<Message> {
   await sleep(out.delay, context);
   const sent = sentOf(method.output, out, reply);
-  const { bandwidth } = parts;
-  // Chaos bandwidth: the message goes out once its bytes would have, at that rate.
-  if (bandwidth !== undefined) await sleep((toBinary(method.output, sent.message).length * 1000) / bandwidth, context);
+  const { pace } = parts;
+  // Chaos bandwidth: the message goes out once its bytes would have (engine/pipeline/chaos-bandwidth.ts).
+  if (pace !== undefined) await sleep(pace(toBinary(method.output, sent.message).length), context);
   noteResponse(parts.call, sent.json, sent.size);
   return sent.message;
 }
@@ -276,7 +255,7 @@ function received(method: DescMethod, request: Message, parts: CallParts): unkno
 
 async function routed(method: DescMethod, context: AnswerContext, parts: CallParts, messages: unknown[]) {
   // The headers are read when a route or queued answer is looked for (a direct call makes them then).
-  const reply = await parts.routing?.({
+  const info = {
     service: method.parent.typeName,
     method: method.name,
     kind: method.methodKind,
@@ -285,16 +264,14 @@ async function routed(method: DescMethod, context: AnswerContext, parts: CallPar
     },
     messages,
     body: parts.call?.body,
-  });
-  if (reply?.signature !== undefined && parts.call !== undefined) parts.call.signature = reply.signature;
-  if (reply?.state !== undefined && parts.call !== undefined) parts.call.state = reply.state;
-  if (reply?.bandwidth !== undefined) parts.bandwidth = reply.bandwidth;
+  };
+  // Resolves once the answer's latency is waited (or its hold released); notes in the call how it was answered.
+  const reply = await parts.routing?.(info, context, parts.call);
+  if (reply?.pace !== undefined) parts.pace = reply.pace;
   if (reply?.schema === true) {
     setAll(context.responseHeader, reply.metadata);
-    await sleep(reply.delay, context);
     return undefined;
   }
-  if (reply?.mark !== undefined && parts.call !== undefined) parts.call.mark = reply.mark;
   if (reply?.route !== undefined && parts.call !== undefined) parts.call.route = reply.route;
   if (reply?.queued === true && parts.call !== undefined) parts.call.queued = true;
   return reply;
@@ -318,7 +295,7 @@ export async function unary(
 ): Promise<Message> {
   const json = received(method, request, parts);
   const reply = await routed(method, context, parts, [json]);
-  await open(reply, context);
+  open(reply, context);
   const first = reply === undefined ? schemaOut(method, json) : reply.messages[0];
   if (reply !== undefined && (reply.reset === true || reply.status !== undefined || first === undefined)) {
     close(reply, parts);
@@ -334,7 +311,7 @@ export async function* serverStream(
 ): AsyncGenerator<Message> {
   const json = received(method, request, parts);
   const reply = await routed(method, context, parts, [json]);
-  await open(reply, context);
+  open(reply, context);
   const outs =
     reply?.messages ?? Array.from({ length: SCHEMA_STREAM_LENGTH }, (_, i) => schemaOut(method, json, `\n${i}`));
   for (const out of outs) yield await send(method, out, reply, context, parts);
@@ -356,7 +333,7 @@ export async function clientStream(
     all.push(received(method, request, parts));
   }
   const reply = await routed(method, context, parts, all);
-  await open(reply, context);
+  open(reply, context);
   const first = reply === undefined ? schemaOut(method, all) : reply.messages[0];
   if (reply !== undefined && (reply.reset === true || reply.status !== undefined || first === undefined)) {
     close(reply, parts);
@@ -376,7 +353,7 @@ export async function* bidiStream(
     const json = received(method, request, parts);
     if (index === 0) {
       reply = await routed(method, context, parts, [json]);
-      await open(reply, context);
+      open(reply, context);
       for (const out of reply?.messages ?? []) yield await send(method, out, reply, context, parts);
     }
     const outs =

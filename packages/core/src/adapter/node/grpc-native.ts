@@ -1,8 +1,8 @@
 /**
  * Native gRPC (`application/grpc`) over HTTP/2 on the Node listener: the one
  * protocol of the family that needs HTTP/2 trailers, which the Fetch path
- * cannot send. The call is found and journaled as on the Fetch path
- * (engine/grpc-calls.ts). A binary, uncompressed call is answered on its HTTP/2
+ * cannot send. The call is found and opened for the journal as on the Fetch
+ * path (engine/grpc-calls.ts). A binary, uncompressed call is answered on its HTTP/2
  * stream without Connect's handler (grpc-direct.ts); any other call streams
  * into Connect's handler as it arrives, and the answer and its trailers are
  * written as they are produced (grpc-answer-writer.ts).
@@ -14,7 +14,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { GRPC_CODE_NAMES } from '../../api/grpc-json.js';
 import { concatBytes } from '../../codec/concat-bytes.js';
-import { type FoundGrpcCall, findGrpcCall, journalGrpcCall, unknownCallMessage } from '../../engine/grpc-calls.js';
+import { type FoundGrpcCall, findGrpcCall, openCall, unknownCallMessage } from '../../engine/grpc-calls.js';
 import { unimplementedCall } from '../../engine/grpc-edge.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { MockpointApp } from '../../http/create-app.js';
@@ -94,7 +94,7 @@ export async function answerNativeGrpc(
   res: ServerResponse,
   only?: string,
 ): Promise<boolean> {
-  const { endpoints, journal, options } = app.mockpoint;
+  const { endpoints, handler, options } = app.mockpoint;
   const target = req.url ?? '/';
   const path = target.split('?')[0] as string;
   const found = await findGrpcCall(endpoints, path, options);
@@ -103,26 +103,27 @@ export async function answerNativeGrpc(
   const startedAt = performance.now();
   const rawHeaders = rawHeadersOf(req);
   const call: GrpcCall = { protocol: 'grpc', code: 'ok' };
+  // The journal step waits for the call's end (refused or answered) to write its entry.
+  const end = openCall(handler.parts, found, { target, rawHeaders, startedAt }, call);
   const release = openGrpcStream(req, options.maxGrpcStreams);
   if (release === undefined) {
     const answer = refused(call, tooManyStreams(options.maxGrpcStreams));
     sendTrailersOnly(req, res, answer.header as Headers);
-    journalGrpcCall(journal, found, { target, rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
+    end.over(answer.status);
     return true;
   }
   res.once('close', release);
   const copy: BodyCopy = { chunks: [], kept: 0, seen: 0 };
-  // A name that checks signatures has the framed messages read whole first: the check is over the bytes as sent.
-  const signed =
-    found.daemon !== true &&
-    !found.server.takesStream(path) &&
-    endpoints.compiled.get('signature', found.name) !== null;
-  const body = signed ? await wholeBody(req, copy, options.maxBodyBytes) : undefined;
+  // A unary or server-streaming call a step reads whole (a signature check: over the bytes as sent) has its
+  // framed messages read whole first, as the steps' `reads` say for an HTTP request.
+  const whole =
+    found.daemon !== true && !found.server.takesStream(path) && (await handler.callReadsWholeBody(found.name));
+  const body = whole ? await wholeBody(req, copy, options.maxBodyBytes) : undefined;
   if (body === null) {
     const answer = refused(call, `the request is over the body limit (${options.maxBodyBytes} bytes)`);
     sendTrailersOnly(req, res, answer.header as Headers);
     release();
-    journalGrpcCall(journal, found, { target, rawHeaders, body: new Uint8Array(0), startedAt }, answer.status, call);
+    end.over(answer.status);
     return true;
   }
   if (body !== undefined) call.body = body;
@@ -136,7 +137,7 @@ export async function answerNativeGrpc(
     status = await answerByConnect(found, path, req, res, rawHeaders, call, messages);
   }
   release();
-  journalGrpcCall(journal, found, { target, rawHeaders, body: concatBytes(copy.chunks), startedAt }, status, call);
+  end.over(status, concatBytes(copy.chunks));
   return true;
 }
 

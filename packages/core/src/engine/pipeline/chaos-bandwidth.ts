@@ -107,7 +107,7 @@ const PACED = answerCases<EndpointAnswer, number>({
   stream: pacedStream,
   upgrade: pacedScript,
   relay: pacedRelay,
-  // A call's messages are each held for their encoded bytes as its writer sends them (grpc/stream-answers.ts).
-  call: (answer, bytesPerSecond) => ({ ...answer, bandwidth: bytesPerSecond }),
+  // A call's messages are encoded as its writer sends them (grpc/stream-answers.ts): each is held for its bytes.
+  call: (answer, bytesPerSecond) => ({ ...answer, pace: (bytes: number) => timeOf(bytes, bytesPerSecond) }),
   fault: (answer) => answer,
 });

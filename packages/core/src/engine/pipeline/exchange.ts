@@ -28,6 +28,7 @@ import type { TwinTable } from '../../twin/twin-table.js';
 import type { ReplayGuard } from '../../webhook/replay-guard.js';
 import type { EndpointService } from '../endpoint-service.js';
 import type { RateBuckets } from '../rate-buckets.js';
+import type { CallEnd } from './call-end.js';
 import type { Maybe } from './step.js';
 
 /** What the steps share across requests: the app's state and settings. */
@@ -93,6 +94,8 @@ export class Exchange {
   #table: RouteTable | null | undefined;
   #selected = false;
   #hit: RouteHit | undefined;
+  /** A gRPC-family call's end, which the journal step waits for to write its entry (call-end.ts). */
+  callEnd: CallEnd | undefined;
   /** The scenarios the answering route looked at or moved, before and after (for the journal). */
   stateMark: StateMark | undefined;
   /** Every scenario of the endpoint after the answering route's move (`{{state.x}}`), when its routes use state. */

@@ -96,7 +96,6 @@ function replyOf(
   if (source.route !== undefined) reply.route = source.route;
   if (source.queued === true) reply.queued = true;
   if (template) reply.templated = true;
-  if (answer.delay !== undefined) reply.delay = answer.delay;
   if (grpc.metadata !== undefined) reply.metadata = grpc.metadata;
   if (grpc.trailers !== undefined) reply.trailers = grpc.trailers;
   if (answer.fault === 'reset') reply.reset = true;
@@ -120,9 +119,9 @@ function replyOf(
 /** No headers of its own: the steps add theirs (a rate limit's), sent as metadata. */
 const NO_HEADERS = Object.freeze({});
 
-/** The answer that plays `reply` on the call, after the reply's own `delay` (the steps' after-work may add to it). */
-export function callAnswer(reply: GrpcReply | undefined): CallAnswer {
-  return { kind: 'call', status: 200, headers: NO_HEADERS, reply, delay: reply?.delay ?? 0 };
+/** The answer that plays `reply` on the call, after the answer's own `delay` (the steps' after-work may add to it). */
+export function callAnswer(reply: GrpcReply | undefined, delay = 0): CallAnswer {
+  return { kind: 'call', status: 200, headers: NO_HEADERS, reply, delay };
 }
 
 /** Only a call's exchange reaches a `grpc` answer (its view alone has `grpc`). */
@@ -141,7 +140,7 @@ export function grpcVerdict(exchange: Exchange, hit: RouteHit): Verdict {
   const { route, params } = hit;
   const source = { by: `route ${route.id}`, route: route.id, params, seq: ++route.seq };
   const reply = replyOf(exchange, call, route.route.answer, source);
-  return { answer: callAnswer(reply), mark: { answeredBy: { route: route.id }, params } };
+  return { answer: callAnswer(reply, route.route.answer.delay), mark: { answeredBy: { route: route.id }, params } };
 }
 
 /** A queued `grpc` answer taken by the call (queue-step.ts), with its `match.path`'s parameters. */
@@ -152,5 +151,5 @@ export function grpcQueuedVerdict(
 ): Verdict {
   const call = callOf(exchange);
   const reply = replyOf(exchange, call, answer, { by: 'the queued answer', queued: true, params, seq: 1 });
-  return { answer: callAnswer(reply), mark: byQueue() };
+  return { answer: callAnswer(reply, answer.delay), mark: byQueue() };
 }

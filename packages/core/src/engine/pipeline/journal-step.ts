@@ -5,16 +5,21 @@
  * be sent (the chaos step's latency and bandwidth applied already, since it
  * sits inside) — and lets a stream that hangs go at the name's next change.
  * {@link journalAnswer} is the one place an HTTP request's entry is written:
- * the cached plain record's shortcut (EndpointHandler) calls it too.
+ * the cached plain record's shortcut (EndpointHandler) calls it too. A
+ * gRPC-family call's entry needs its messages both ways and its final status:
+ * the step registers it on the call's end ({@link CallEnd}, call-end.ts) and
+ * writes it once the call is over ({@link journalCall}).
  *
  * @module
  */
 
 import type { EndpointAnswer } from '../../answer/endpoint-answer.js';
+import { markOf } from '../../grpc/call-record.js';
 import { answered } from '../../journal/answer-record.js';
 import type { Journal } from '../../journal/journal.js';
 import type { AnswerMark, RecordedRequest } from '../../journal/journal-entry.js';
-import { JOURNAL_NAME_LIMIT } from '../../registry/limits.js';
+import { JOURNAL_BODY_LIMIT, JOURNAL_NAME_LIMIT } from '../../registry/limits.js';
+import type { CallEnd } from './call-end.js';
 import type { Exchange } from './exchange.js';
 import { FIRST_BYTES, type Step, type Verdict } from './step.js';
 import { heldUntilChange } from './verdicts.js';
@@ -43,6 +48,11 @@ export function journalAnswer(
  * stream held until the name changes when it ends with `hang`.
  */
 export function journaled(verdict: Verdict, exchange: Exchange): Verdict {
+  const { callEnd } = exchange;
+  if (callEnd !== undefined) {
+    callEnd.on(() => journalCall(exchange, callEnd));
+    return verdict;
+  }
   const { answer } = verdict;
   let { mark } = verdict;
   if (mark !== undefined) {
@@ -59,6 +69,34 @@ export function journaled(verdict: Verdict, exchange: Exchange): Verdict {
   }
   const held = heldUntilChange(exchange, answer);
   return held === answer ? verdict : { ...verdict, answer: held };
+}
+
+/**
+ * Journals a call that is over under its name, with its `grpc` mark: its `path`
+ * is the one requested (as the client sent it), its `subpath` the method's
+ * (`/{package.Service}/{Method}`), wherever it was sent; answered by the route
+ * or queued answer that answered it, else by its definitions (`grpc`).
+ */
+function journalCall(exchange: Exchange, end: CallEnd): void {
+  const { request } = exchange;
+  const { call, body } = end;
+  const recorded: RecordedRequest = {
+    method: 'POST',
+    target: request.target,
+    rawHeaders: request.rawHeaders,
+    body: body.subarray(0, JOURNAL_BODY_LIMIT),
+    bodyTruncated: body.length > JOURNAL_BODY_LIMIT,
+    startedAt: request.startedAt,
+  };
+  if (call.signature !== undefined) recorded.signature = call.signature;
+  const by =
+    call.queued === true ? { queue: true as const } : call.route === undefined ? 'grpc' : { route: call.route };
+  exchange.parts.journal.record(exchange.name, recorded, end.status, {
+    answeredBy: by,
+    ...call.mark,
+    ...(call.state === undefined ? {} : { state: call.state }),
+    grpc: { service: end.service, method: end.method, ...markOf(call) },
+  });
 }
 
 export const journalStep: Step = {

@@ -12,7 +12,7 @@ import type { Hono } from 'hono';
 import { urlTarget } from '../../api/endpoint-target.js';
 import { readBodyBytes } from '../../codec/body.js';
 import { resetResponse } from '../../engine/fetch-sink.js';
-import { findGrpcCall, journalGrpcCall } from '../../engine/grpc-calls.js';
+import { findGrpcCall, openCall } from '../../engine/grpc-calls.js';
 import { callRouting } from '../../engine/grpc-edge.js';
 import type { GrpcCall } from '../../grpc/grpc-server.js';
 import type { AppContext } from '../context.js';
@@ -96,11 +96,8 @@ export function routeGrpcCalls(ctx: Pick<AppContext, 'endpoints' | 'handler'>): 
   ctx.endpoints.routeGrpc((name) => callRouting(ctx.handler, name));
 }
 
-export function registerGrpcCalls(
-  app: Hono,
-  ctx: Pick<AppContext, 'endpoints' | 'handler' | 'journal' | 'options'>,
-): void {
-  const { endpoints, journal, options } = ctx;
+export function registerGrpcCalls(app: Hono, ctx: Pick<AppContext, 'endpoints' | 'handler' | 'options'>): void {
+  const { endpoints, handler, options } = ctx;
   routeGrpcCalls(ctx);
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
@@ -110,15 +107,14 @@ export function registerGrpcCalls(
     const body = await readBodyBytes(c.req.raw, options.maxBodyBytes);
     const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body });
     const call: GrpcCall = { protocol: 'connect', code: 'ok', body };
+    const end = openCall(
+      handler.parts,
+      found,
+      { target: urlTarget(c.req.url), rawHeaders: rawHeadersOf(c.req.raw.headers), startedAt },
+      call,
+    );
     const response = await found.server.answer(request, call);
-    const done = () =>
-      journalGrpcCall(
-        journal,
-        found,
-        { target: urlTarget(c.req.url), rawHeaders: rawHeadersOf(c.req.raw.headers), body, startedAt },
-        response.status,
-        call,
-      );
+    const done = () => end.over(response.status, body);
     if (!found.server.streams(c.req.path)) {
       done();
       // A reset known before anything was sent (a unary call's chaos or route `reset`): the connection
