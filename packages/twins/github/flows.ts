@@ -110,6 +110,16 @@ function tooLong(template: string, param: string, max: number): FlowError {
 }
 
 /**
+ * GitHub's refusal of a value its schema refuses (an `enum`, `pattern`, `minimum`, a type):
+ * `422 Validation Failed`, `code: invalid` on the field; a required one missing: `missing_field`.
+ */
+function invalidValue(template: string, param: string, keyword: string, message: string): FlowError {
+  const field = param.slice(0, 200);
+  const code = keyword === 'required' ? 'missing_field' : 'invalid';
+  return validationFailed(code, [{ resource: resourceOf(template), code, field, message }]);
+}
+
+/**
  * A new issue or pull request: open, with the labels sent (names), none else, made by the
  * authenticated user (as is a new comment); a release's and a review's (releases.ts).
  */
@@ -168,6 +178,9 @@ export const githubFlows: TwinFlows = {
   check,
   checkUpdate: labelColorRefused,
   tooLong,
+  invalidValue,
+  // The document's `required` held (a missing field: `422 missing_field`).
+  required: true,
   invalidStatus: 422,
   creating: async (template, object, sent, kit) => {
     if (template === LABELS) return labelNameTaken(sent.name, kit);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ParamProblem, readParams, TooLong } from './twin-body.js';
+import { readParams, TooLong } from './twin-body.js';
 import type { Schema } from './twin-example.js';
+import { ParamProblem } from './twin-problems.js';
 
 const doc: Schema = {};
 const operation: Schema = {

@@ -395,6 +395,13 @@ export interface TwinFlows {
    */
   tooLong?(template: string, param: string, max: number): FlowError;
   /**
+   * The provider's refusal of a request value its schema's other constraints refuse (`enum`,
+   * `pattern`, `minimum`, a type, …: twin-values.ts) or of a `required` one missing, `param` as the
+   * twin names it, `keyword` the constraint, `message` Stripe's words for it (GitHub: `422
+   * Validation Failed`, `code: invalid` or `missing_field`); absent: Stripe's `400`.
+   */
+  invalidValue?(template: string, param: string, keyword: string, message: string): FlowError;
+  /**
    * The status of the provider's refusal of a write the twin will not keep (past the daemon's
    * collection limits): GitHub's `422`. @default 400
    */
