@@ -38,6 +38,13 @@ function wrongAnswer(provider: 'stripe' | 'github', status: number, body: unknow
     if (status !== 400 || error?.type !== 'invalid_request_error') return `answered ${status} ${JSON.stringify(body)}`;
     return named(error.param) ? undefined : `param ${String(error.param)}`;
   }
+  // A required field missing: GitHub's request schema names it (`Invalid request.\n\n"ref" wasn't supplied.`).
+  const supplied = /^Invalid request\.\n\n"([^"]+)" wasn't supplied\.$/.exec(
+    String((body as { message?: unknown }).message),
+  );
+  if (bad.keyword === 'required' && status === 422 && supplied !== null) {
+    return supplied[1] === bad.param ? undefined : `named ${supplied[1]}`;
+  }
   const errors = (body as { errors?: { field?: string; code?: string }[] }).errors;
   if (status !== 422 || !Array.isArray(errors)) return `answered ${status} ${JSON.stringify(body).slice(0, 300)}`;
   const first = errors[0];

@@ -48,11 +48,11 @@ import { githubNotifications } from './notifications.js';
 import { githubOrgs } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { pullCreating, pullUpdateRefused } from './pulls.js';
-import { refsListPaths } from './refs.js';
+import { notSupplied, refsListPaths } from './refs.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
-import { githubUserIssues } from './user-issues.js';
+import { githubUserIssues, isUserIssues, userIssuesRefused } from './user-issues.js';
 
 const ISSUES = '/repos/{owner}/{repo}/issues';
 const PULLS = '/repos/{owner}/{repo}/pulls';
@@ -111,12 +111,31 @@ function tooLong(template: string, param: string, max: number): FlowError {
 
 /**
  * GitHub's refusal of a value its schema refuses (an `enum`, `pattern`, `minimum`, a type):
- * `422 Validation Failed`, `code: invalid` on the field; a required one missing: `missing_field`.
+ * `422 Validation Failed`, `code: invalid` on the field. A required one missing is the answer of
+ * GitHub's request schema, as its own operations give it (refs.ts): `422 Invalid request.\n\n"ref"
+ * wasn't supplied.`, no `errors`.
  */
 function invalidValue(template: string, param: string, keyword: string, message: string): FlowError {
   const field = param.slice(0, 200);
-  const code = keyword === 'required' ? 'missing_field' : 'invalid';
-  return validationFailed(code, [{ resource: resourceOf(template), code, field, message }]);
+  if (keyword === 'required') return notSupplied([field.replace(/^.*\[([^\]]*)\]$/, '$1')]).error;
+  return validationFailed('invalid', [{ resource: resourceOf(template), code: 'invalid', field, message }]);
+}
+
+/**
+ * GitHub's own refusal of a request the document's constraints refuse too, answered in its words
+ * first: a create missing what its resource needs (`check`: `Validation Failed`, `missing_field`),
+ * a list parameter it does not take (`filter`, `state`, `sort`: `422` naming the value).
+ */
+function refusesFirst(
+  template: string,
+  method: string,
+  params: { body: Record<string, unknown>; query: Record<string, unknown> },
+): FlowError | undefined {
+  if (method === 'POST') return check(template, params.body);
+  if (method !== 'GET') return undefined;
+  if (isUserIssues(template)) return userIssuesRefused(params.query);
+  const listed = githubList(template, [], params.query);
+  return listed !== undefined && 'error' in listed ? listed.error : undefined;
 }
 
 /**
@@ -179,7 +198,8 @@ export const githubFlows: TwinFlows = {
   checkUpdate: labelColorRefused,
   tooLong,
   invalidValue,
-  // The document's `required` held (a missing field: `422 missing_field`).
+  refusesFirst,
+  // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).
   required: true,
   invalidStatus: 422,
   creating: async (template, object, sent, kit) => {

@@ -66,13 +66,13 @@ function below(at: string, key: string | number): string {
  * held to its schema's other constraints (twin-values.ts); of an `anyOf` or
  * `oneOf`, to the first option that takes it.
  */
-function coerce(doc: Schema, raw: unknown, value: unknown, at: string, form: boolean): unknown {
+function coerce(doc: Schema, raw: unknown, value: unknown, at: string, form: boolean, unions = 0): unknown {
   const schema = resolve(doc, raw);
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(list)) {
     if (value === '' && form) return '';
     const options = list.map((option) => resolve(doc, option));
-    const taken = firstTaking(doc, options, value, at, form);
+    const taken = firstTaking(doc, options, value, at, form, unions);
     if (taken.found) return taken.value;
     // Every option typed and none of the value's kind (an object where only text or numbers are taken).
     const types = options.map((option) => option.type);
@@ -83,6 +83,9 @@ function coerce(doc: Schema, raw: unknown, value: unknown, at: string, form: boo
   return coerceOne(doc, schema, value, at, form);
 }
 
+/** Most unions within unions a value is read through (a document's own cycle of them ends here). */
+const MAX_UNIONS = 4;
+
 /** Whether a schema is of a value that is no object nor list (a schema of no type is neither). */
 function scalar(schema: Schema): boolean {
   return schema.type === undefined || (schema.type !== 'object' && schema.type !== 'array');
@@ -91,8 +94,8 @@ function scalar(schema: Schema): boolean {
 /**
  * `value` as the first of `options` that takes it: for a string, a number option first when it
  * reads as one (OpenAI's `max_output_tokens: "inf"` beside an integer), then the other options
- * in order; past the last, the first option's refusal. Options with no type, and values no option
- * is typed for, are not found here.
+ * in order; past the last, the first option's refusal. Options with no type (unless a union of
+ * their own), and values no option is typed for, are not found here.
  */
 function firstTaking(
   doc: Schema,
@@ -100,6 +103,7 @@ function firstTaking(
   value: unknown,
   at: string,
   form: boolean,
+  unions: number,
 ): { found: true; value: unknown } | { found: false } {
   const numeric = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
   const ordered = numeric
@@ -108,13 +112,21 @@ function firstTaking(
         ...options.filter((option) => option.type !== 'integer' && option.type !== 'number'),
       ]
     : options;
-  const fitting = ordered.filter((option) =>
-    typeof value === 'object' && value !== null ? !scalar(option) : option.type !== undefined,
+  // An option of no type that is a union itself (OpenAI's voice: an `anyOf` of a `$ref` to an
+  // `anyOf` of strings, and an object) may take any value: its own options decide.
+  const nested = (option: Schema) =>
+    unions < MAX_UNIONS && option.type === undefined && Array.isArray(option.anyOf ?? option.oneOf);
+  const fitting = ordered.filter(
+    (option) =>
+      nested(option) || (typeof value === 'object' && value !== null ? !scalar(option) : option.type !== undefined),
   );
   let first: unknown;
   for (const option of fitting) {
     try {
-      return { found: true, value: coerceOne(doc, option, value, at, form) };
+      const taken = nested(option)
+        ? coerce(doc, option, value, at, form, unions + 1)
+        : coerceOne(doc, option, value, at, form);
+      return { found: true, value: taken };
     } catch (error) {
       // The next option may read it; past the last, the first option's refusal.
       if (!(error instanceof ParamProblem)) throw error;
@@ -337,7 +349,8 @@ function readBody(
 /**
  * Reads and checks the parameters of one request to `operation`: throws a
  * {@link ParamProblem} for a body that cannot be read or a parameter the
- * operation does not take.
+ * operation does not take; answers the first value its schema refuses (or a
+ * required one missing) as `problem`, the values then as sent.
  */
 export function readParams(
   doc: Schema,
@@ -345,7 +358,7 @@ export function readParams(
   request: { query: string; body: string; contentType: string; bytes?: Uint8Array | undefined },
   form: boolean,
   required = false,
-): TwinParams {
+): TwinParams & { problem?: InvalidValue } {
   let rawBody: Record<string, unknown>;
   let rawQuery: Record<string, FormValue>;
   try {
@@ -371,24 +384,28 @@ export function readParams(
     if (unknown !== undefined) throw unknownParameter(unknown);
   }
   const lacking = required && schema !== undefined ? missingParam(doc, schema, rawBody, '') : undefined;
-  if (lacking !== undefined) {
-    throw new InvalidValue(
-      `Missing required param: ${lacking.slice(0, 200)}.`,
-      lacking.slice(0, 200),
-      'required',
-      'parameter_missing',
-    );
-  }
+  // A value its schema refuses is held back, not thrown: the provider's own refusal of the request,
+  // if it has one, comes first (the engine asks its flows, then throws this).
+  let problem: InvalidValue | undefined =
+    lacking === undefined
+      ? undefined
+      : new InvalidValue(
+          `Missing required param: ${lacking.slice(0, 200)}.`,
+          lacking.slice(0, 200),
+          'required',
+          'parameter_missing',
+        );
   const query: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rawQuery))
-    query[key] = coerce(doc, querySchema(doc, operation, key), value, key, true);
-  return {
-    body: (schema === undefined
-      ? rawBody
-      : coerce(doc, schema, rawBody, '', readsAsForm(request.body, form, request.contentType))) as Record<
-      string,
-      unknown
-    >,
-    query,
-  };
+  let body: Record<string, unknown> = rawBody;
+  try {
+    for (const [key, value] of Object.entries(rawQuery))
+      query[key] = coerce(doc, querySchema(doc, operation, key), value, key, true);
+    const asForm = readsAsForm(request.body, form, request.contentType);
+    if (schema !== undefined) body = coerce(doc, schema, rawBody, '', asForm) as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof InvalidValue)) throw error;
+    problem ??= error;
+    Object.assign(query, rawQuery);
+  }
+  return problem === undefined ? { body, query } : { body, query, problem };
 }

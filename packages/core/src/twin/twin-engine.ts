@@ -231,6 +231,11 @@ export class TwinEngine {
         // A document's twin holds every request to its body's `required`; a provider's, as its flows say.
         this.#parts.flows === undefined || this.#parts.flows.required === true,
       );
+      if (params.problem !== undefined) {
+        // The provider's own refusal first (its words), else the document's.
+        const own = this.#parts.flows?.refusesFirst?.(template, request.method, params);
+        throw own === undefined ? params.problem : new Refusal(own);
+      }
       checkEndpoint(this.#twin, matched, params);
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);

@@ -3,7 +3,8 @@
  * and calls it on every value, at every depth): `enum`, `pattern` (by RE2, linear time),
  * `minLength`, `minimum` / `maximum` (and their exclusive forms), the `date-time`, `date`, `uri`
  * and `email` formats, and `type` (a boolean that is neither `true` nor `false`, an object or a
- * list where a string, number or boolean is, and the other way round). `maxLength` is twin-body's
+ * list where a string, number or boolean is, and the other way round); an enum the provider keeps
+ * adding to is open (twin-open-enums.ts). `maxLength` is twin-body's
  * (`TooLong`). A value past one is an {@link InvalidValue}: Stripe's `400
  * invalid_request_error` naming the parameter, or the provider's own form
  * ({@link TwinFlows.invalidValue}: GitHub's `422 Validation Failed`, `code: invalid`).
@@ -13,6 +14,7 @@
  */
 import { compilePattern } from '../pattern/schema-pattern.js';
 import type { Schema } from './twin-example.js';
+import { OPEN_ENUM } from './twin-open-enums.js';
 import { InvalidValue } from './twin-problems.js';
 
 /** A value as a message shows it: at most 40 characters of it. */
@@ -136,7 +138,8 @@ export function checkValue(schema: Schema, value: unknown, at: string, form: boo
   if (value === null || value === undefined || (form && value === '')) return;
   const types = typesOf(schema);
   if (!typeFits(types, value)) throw wrongType(types, value, at);
-  if (Array.isArray(schema.enum) && (typeof value !== 'object' || value === null)) {
+  // An open enum (twin-open-enums.ts) lists the values of the document's day: the provider takes more.
+  if (Array.isArray(schema.enum) && schema[OPEN_ENUM] !== true && (typeof value !== 'object' || value === null)) {
     if (!schema.enum.includes(value)) {
       throw new InvalidValue(`Invalid ${at}: must be one of ${listed(schema.enum)}`, at, 'enum');
     }
