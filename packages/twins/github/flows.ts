@@ -45,7 +45,7 @@ import { labelColorKept, labelColorRefused, labelNameTaken } from './label-check
 import { githubList } from './lists.js';
 import { nodeIdOf } from './node-ids.js';
 import { githubNotifications } from './notifications.js';
-import { githubOrgs } from './orgs.js';
+import { githubOrgs, orgChangeRefused } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { pullCreating, pullUpdateRefused } from './pulls.js';
 import { notSupplied, refsListPaths } from './refs.js';
@@ -124,7 +124,8 @@ function invalidValue(template: string, param: string, keyword: string, message:
 /**
  * GitHub's own refusal of a request the document's constraints refuse too, answered in its words
  * first: a create missing what its resource needs (`check`: `Validation Failed`, `missing_field`),
- * a list parameter it does not take (`filter`, `state`, `sort`: `422` naming the value).
+ * an organization's change it cannot take (`Validation Failed`, `invalid` on `Organization`), a list
+ * parameter it does not take (`filter`, `state`, `sort`: `422` naming the value).
  */
 function refusesFirst(
   template: string,
@@ -132,6 +133,7 @@ function refusesFirst(
   params: { body: Record<string, unknown>; query: Record<string, unknown> },
 ): FlowError | undefined {
   if (method === 'POST') return check(template, params.body);
+  if (method === 'PATCH' && template === '/orgs/{org}') return orgChangeRefused(params.body);
   if (method !== 'GET') return undefined;
   if (isUserIssues(template)) return userIssuesRefused(params.query);
   const listed = githubList(template, [], params.query);
