@@ -13,6 +13,7 @@
  */
 
 import type { FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
+import { checkRunRefused } from './checks.js';
 import { githubInvitations } from './collaborators.js';
 import { contentsRootPaths } from './contents.js';
 import {
@@ -35,6 +36,7 @@ import {
   keyed,
   labelCreated,
   labelRenamed,
+  lockRefused,
   member,
   milestoneCreated,
   namedApplied,
@@ -124,7 +126,8 @@ function invalidValue(template: string, param: string, keyword: string, message:
 /**
  * GitHub's own refusal of a request the document's constraints refuse too, answered in its words
  * first: a create missing what its resource needs (`check`: `Validation Failed`, `missing_field`),
- * an organization's change it cannot take (`Validation Failed`, `invalid` on `Organization`), a list
+ * a check run's `status` or `conclusion` (`Invalid request.\n\nFor 'properties/status', …`), a
+ * lock's `lock_reason`, an organization's change it cannot take (`Validation Failed`, `invalid` on `Organization`), a list
  * parameter it does not take (`filter`, `state`, `sort`: `422` naming the value).
  */
 function refusesFirst(
@@ -132,10 +135,14 @@ function refusesFirst(
   method: string,
   params: { body: Record<string, unknown>; query: Record<string, unknown> },
 ): FlowError | undefined {
+  const own = checkRunRefused(template, params.body) ?? lockRefused(template, method, params.body);
+  if (own !== undefined) return own;
   if (method === 'POST') return check(template, params.body);
   if (method === 'PATCH' && template === '/orgs/{org}') return orgChangeRefused(params.body);
   if (method !== 'GET') return undefined;
   if (isUserIssues(template)) return userIssuesRefused(params.query);
+  // A repository's issues, pulls and milestones (a search's `sort` is the search's own).
+  if (!template.startsWith('/repos/')) return undefined;
   const listed = githubList(template, [], params.query);
   return listed !== undefined && 'error' in listed ? listed.error : undefined;
 }

@@ -232,9 +232,11 @@ export class TwinEngine {
         this.#parts.flows === undefined || this.#parts.flows.required === true,
       );
       if (params.problem !== undefined) {
-        // The provider's own refusal first (its words), else the document's.
+        // The provider's own refusals first (its words: its flows', a webhook target's), else the document's.
         const own = this.#parts.flows?.refusesFirst?.(template, request.method, params);
-        throw own === undefined ? params.problem : new Refusal(own);
+        if (own !== undefined) throw new Refusal(own);
+        checkEndpoint(this.#twin, matched, params);
+        throw params.problem;
       }
       checkEndpoint(this.#twin, matched, params);
       const header = this.#parts.profile.idempotencyHeader;
