@@ -16,16 +16,82 @@ useDaemons();
 
 const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' };
 
-/** Every operation (method, path template) of GitHub's REST description as `@octokit/openapi` ships it. */
-function githubOperations(): (readonly [string, string])[] {
+type Schema = { $ref?: string; required?: unknown; properties?: Record<string, Schema>; readOnly?: boolean };
+type Document = { paths: Record<string, Record<string, { requestBody?: unknown }>>; components: unknown };
+
+function githubDocument(): Document {
   const pinned = createRequire(new URL('../../openapi-documents/package.json', import.meta.url));
   const file = pinned.resolve('@octokit/openapi/generated/api.github.com.json');
-  const document = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  return JSON.parse(readFileSync(file, 'utf8')) as Document;
+}
+
+/** Every operation (method, path template) of GitHub's REST description as `@octokit/openapi` ships it. */
+function githubOperations(): (readonly [string, string])[] {
+  const document = githubDocument();
   return Object.entries(document.paths).flatMap(([path, item]) =>
     ['get', 'post', 'put', 'patch', 'delete']
       .filter((method) => item[method] !== undefined)
       .map((method) => [method, path] as const),
   );
+}
+
+/**
+ * The fields the document's JSON body of an operation requires at its top (`ref`, `name`), as
+ * `"method template"`: an empty body sent to one is GitHub's `422`.
+ */
+function requiredFields(): Map<string, string[]> {
+  const document = githubDocument();
+  const resolved = (schema: Schema | undefined): Schema | undefined => {
+    if (schema?.$ref === undefined) return schema;
+    const found = schema.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], document);
+    return found as Schema | undefined;
+  };
+  const needs = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['post', 'put', 'patch', 'delete']) {
+      const body = resolved(item[method]?.requestBody as Schema | undefined) as
+        | { content?: Record<string, { schema?: Schema }> }
+        | undefined;
+      const schema = resolved(body?.content?.['application/json']?.schema);
+      const required = Array.isArray(schema?.required) ? (schema.required as string[]) : [];
+      const fields = required.filter((field) => resolved(schema?.properties?.[field])?.readOnly !== true);
+      if (fields.length > 0) needs.set(`${method} ${path}`, fields);
+    }
+  }
+  return needs;
+}
+
+/** The operations GitHub refuses with `422` in its own words when sent with no body, whatever the document requires. */
+const OWN_422 = [
+  'delete /repos/{owner}/{repo}/git/refs/{ref}',
+  // Sent without `q`, which GitHub's searches need (the twin searches what it holds).
+  'get /search/issues',
+  'get /search/repositories',
+  'patch /repos/{owner}/{repo}/git/refs/{ref}',
+  'post /orgs/{org}/repos',
+  'post /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
+  'post /repos/{owner}/{repo}/check-runs',
+  'post /repos/{owner}/{repo}/git/refs',
+  'post /repos/{owner}/{repo}/hooks',
+  'post /repos/{owner}/{repo}/issues',
+  'post /repos/{owner}/{repo}/labels',
+  'post /repos/{owner}/{repo}/pulls',
+  'post /repos/{owner}/{repo}/releases',
+  'post /repos/{owner}/{repo}/statuses/{sha}',
+  'post /user/repos',
+  'put /repos/{owner}/{repo}/contents/{path}',
+  // Sent without `names`, which GitHub's replace of a repository's topics needs.
+  'put /repos/{owner}/{repo}/topics',
+];
+
+/** Whether `answer` is GitHub's refusal of an empty body to an operation whose document requires `fields`. */
+function notSupplied(answer: { status: number; body: string }, fields: string[] | undefined): boolean {
+  const message = String(JSON.parse(answer.body).message);
+  const named = /^Invalid request\.\n\n"([^"]+)" wasn't supplied\.$/.exec(message)?.[1];
+  return answer.status === 422 && named !== undefined && (fields ?? []).includes(named);
 }
 
 /** Each operation sent once with simple values for its path (`7` for a number or id), 8 at a time. */
@@ -139,8 +205,18 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
     'post /repos/{owner}/{repo}/git/refs',
     'put /repos/{owner}/{repo}/contents/{path}',
   ];
+  // An empty body where the document requires fields: GitHub's request schema refuses it, naming one
+  // (`Invalid request.\n\n"name" wasn't supplied.`), unless GitHub's own answer for the resource comes first.
+  const needs = requiredFields();
+  const own = new Set([...OWN_422, ...unsupplied]);
+  for (const answer of refused.filter((one) => needs.has(one.operation) && !own.has(one.operation))) {
+    expect([answer.operation, notSupplied(answer, needs.get(answer.operation))]).toEqual([answer.operation, true]);
+  }
   for (const answer of refused) {
-    const errors = answer.status === 422 && !unsupplied.includes(answer.operation);
+    const errors =
+      answer.status === 422 &&
+      !unsupplied.includes(answer.operation) &&
+      !notSupplied(answer, needs.get(answer.operation));
     // 409 is GitHub's answer to a read of the commits or refs of a repository with none.
     if (answer.status === 409) expect(JSON.parse(answer.body).message).toBe('Git Repository is empty.');
     expect([answer.operation, answer.status, Object.keys(JSON.parse(answer.body)).sort()]).toEqual([
@@ -154,27 +230,7 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
       .filter((answer) => answer.status === 422)
       .map((answer) => answer.operation)
       .sort(),
-  ).toEqual([
-    'delete /repos/{owner}/{repo}/git/refs/{ref}',
-    // Sent without `q`, which GitHub's searches need (the twin searches what it holds).
-    'get /search/issues',
-    'get /search/repositories',
-    'patch /repos/{owner}/{repo}/git/refs/{ref}',
-    'post /orgs/{org}/repos',
-    'post /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
-    'post /repos/{owner}/{repo}/check-runs',
-    'post /repos/{owner}/{repo}/git/refs',
-    'post /repos/{owner}/{repo}/hooks',
-    'post /repos/{owner}/{repo}/issues',
-    'post /repos/{owner}/{repo}/labels',
-    'post /repos/{owner}/{repo}/pulls',
-    'post /repos/{owner}/{repo}/releases',
-    'post /repos/{owner}/{repo}/statuses/{sha}',
-    'post /user/repos',
-    'put /repos/{owner}/{repo}/contents/{path}',
-    // Sent without `names`, which GitHub's replace of a repository's topics needs.
-    'put /repos/{owner}/{repo}/topics',
-  ]);
+  ).toEqual([...new Set([...OWN_422, ...needs.keys()])].sort());
 }, 120_000);
 
 it('answers every operation from its example with unseen: examples', async () => {
@@ -190,23 +246,27 @@ it('answers every operation from its example with unseen: examples', async () =>
     )),
   ];
   expect(answers).toHaveLength(operations.length);
-  // An empty create is GitHub's 422 (a field it needs is missing: a repository's `name`, a release's `tag_name` too); every
-  // other operation answers.
-  expect(
-    answers
-      .filter((answer) => answer.status >= 300)
-      .map((answer) => `${answer.operation} → ${answer.status}`)
-      .sort(),
-  ).toEqual([
-    'post /orgs/{org}/repos → 422',
-    'post /repos/{owner}/{repo}/hooks → 422',
-    'post /repos/{owner}/{repo}/issues → 422',
-    'post /repos/{owner}/{repo}/issues/{issue_number}/comments → 422',
-    'post /repos/{owner}/{repo}/labels → 422',
-    'post /repos/{owner}/{repo}/pulls → 422',
-    'post /repos/{owner}/{repo}/releases → 422',
-    'post /user/repos → 422',
-  ]);
+  // An empty create is GitHub's 422 (a field it needs is missing: a repository's `name`, a release's
+  // `tag_name` too), in its own words; so is every operation whose document requires a body field
+  // (`Invalid request.\n\n"…" wasn't supplied.`); every other operation answers.
+  const needs = requiredFields();
+  const own = [
+    'post /orgs/{org}/repos',
+    'post /repos/{owner}/{repo}/hooks',
+    'post /repos/{owner}/{repo}/issues',
+    'post /repos/{owner}/{repo}/issues/{issue_number}/comments',
+    'post /repos/{owner}/{repo}/labels',
+    'post /repos/{owner}/{repo}/pulls',
+    'post /repos/{owner}/{repo}/releases',
+    'post /user/repos',
+  ];
+  const refused = answers.filter((answer) => answer.status >= 300);
+  expect(refused.map((answer) => `${answer.operation} → ${answer.status}`).sort()).toEqual(
+    [...new Set([...own, ...needs.keys()])].map((operation) => `${operation} → 422`).sort(),
+  );
+  for (const answer of refused.filter((one) => !own.includes(one.operation))) {
+    expect([answer.operation, notSupplied(answer, needs.get(answer.operation))]).toEqual([answer.operation, true]);
+  }
   const emojis = answers.find((answer) => answer.operation === 'get /emojis');
   expect(JSON.parse(emojis?.body ?? '{}')).toHaveProperty('+1');
 }, 120_000);

@@ -37,6 +37,12 @@ function notOneOf(field: string, value: unknown, list: readonly string[]): { err
   return invalid(`For 'properties/${field}', ${shown} is not one of ${JSON.stringify(list)}.`);
 }
 
+/** GitHub's refusal of a check run's `status` or `conclusion` outside its list, for a write of `template`. */
+export function checkRunRefused(template: string, body: Record<string, unknown>): FlowError | undefined {
+  if (template !== RUNS && template !== `${RUNS}/{check_run_id}`) return undefined;
+  return (notOneOf('status', body.status, STATUSES) ?? notOneOf('conclusion', body.conclusion, CONCLUSIONS))?.error;
+}
+
 /** `run` with what `body` sets: a conclusion completes it, a completion needs one. */
 function applied(
   run: Record<string, unknown>,

@@ -13,6 +13,7 @@
  */
 
 import type { FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
+import { checkRunRefused } from './checks.js';
 import { githubInvitations } from './collaborators.js';
 import { contentsRootPaths } from './contents.js';
 import {
@@ -35,6 +36,7 @@ import {
   keyed,
   labelCreated,
   labelRenamed,
+  lockRefused,
   member,
   milestoneCreated,
   namedApplied,
@@ -45,14 +47,14 @@ import { labelColorKept, labelColorRefused, labelNameTaken } from './label-check
 import { githubList } from './lists.js';
 import { nodeIdOf } from './node-ids.js';
 import { githubNotifications } from './notifications.js';
-import { githubOrgs } from './orgs.js';
+import { githubOrgs, orgChangeRefused } from './orgs.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { pullCreating, pullUpdateRefused } from './pulls.js';
-import { refsListPaths } from './refs.js';
+import { notSupplied, refsListPaths } from './refs.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
-import { githubUserIssues } from './user-issues.js';
+import { githubUserIssues, isUserIssues, userIssuesRefused } from './user-issues.js';
 
 const ISSUES = '/repos/{owner}/{repo}/issues';
 const PULLS = '/repos/{owner}/{repo}/pulls';
@@ -107,6 +109,42 @@ function tooLong(template: string, param: string, max: number): FlowError {
   const field = param.slice(0, 200);
   const message = `${field} is too long (maximum is ${max} characters)`;
   return validationFailed('custom', [{ resource: resourceOf(template), code: 'custom', field, message }]);
+}
+
+/**
+ * GitHub's refusal of a value its schema refuses (an `enum`, `pattern`, `minimum`, a type):
+ * `422 Validation Failed`, `code: invalid` on the field. A required one missing is the answer of
+ * GitHub's request schema, as its own operations give it (refs.ts): `422 Invalid request.\n\n"ref"
+ * wasn't supplied.`, no `errors`.
+ */
+function invalidValue(template: string, param: string, keyword: string, message: string): FlowError {
+  const field = param.slice(0, 200);
+  if (keyword === 'required') return notSupplied([field.replace(/^.*\[([^\]]*)\]$/, '$1')]).error;
+  return validationFailed('invalid', [{ resource: resourceOf(template), code: 'invalid', field, message }]);
+}
+
+/**
+ * GitHub's own refusal of a request the document's constraints refuse too, answered in its words
+ * first: a create missing what its resource needs (`check`: `Validation Failed`, `missing_field`),
+ * a check run's `status` or `conclusion` (`Invalid request.\n\nFor 'properties/status', …`), a
+ * lock's `lock_reason`, an organization's change it cannot take (`Validation Failed`, `invalid` on `Organization`), a list
+ * parameter it does not take (`filter`, `state`, `sort`: `422` naming the value).
+ */
+function refusesFirst(
+  template: string,
+  method: string,
+  params: { body: Record<string, unknown>; query: Record<string, unknown> },
+): FlowError | undefined {
+  const own = checkRunRefused(template, params.body) ?? lockRefused(template, method, params.body);
+  if (own !== undefined) return own;
+  if (method === 'POST') return check(template, params.body);
+  if (method === 'PATCH' && template === '/orgs/{org}') return orgChangeRefused(params.body);
+  if (method !== 'GET') return undefined;
+  if (isUserIssues(template)) return userIssuesRefused(params.query);
+  // A repository's issues, pulls and milestones (a search's `sort` is the search's own).
+  if (!template.startsWith('/repos/')) return undefined;
+  const listed = githubList(template, [], params.query);
+  return listed !== undefined && 'error' in listed ? listed.error : undefined;
 }
 
 /**
@@ -168,6 +206,10 @@ export const githubFlows: TwinFlows = {
   check,
   checkUpdate: labelColorRefused,
   tooLong,
+  invalidValue,
+  refusesFirst,
+  // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).
+  required: true,
   invalidStatus: 422,
   creating: async (template, object, sent, kit) => {
     if (template === LABELS) return labelNameTaken(sent.name, kit);

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { ActionOutcome, FlowTools, MatchedOperation } from '@mockpoint/core/internal';
+import type { ActionOutcome, FlowError, FlowTools, MatchedOperation } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { nodeId } from './node-ids.js';
 import { shownRepo } from './repo-kept.js';
@@ -338,6 +338,15 @@ export function issueLabels(
   };
 }
 
+/** GitHub's `422` of a lock whose `lock_reason` is none it takes (`PUT …/issues/{n}/lock`). */
+export function lockRefused(template: string, method: string, sent: Record<string, unknown>): FlowError | undefined {
+  const reason = sent.lock_reason;
+  if (template !== ISSUE_LOCK || method !== 'PUT' || reason === undefined || reason === null) return undefined;
+  if (LOCK_REASONS.has(String(reason))) return undefined;
+  const message = `${String(reason).slice(0, 100)} is not a valid lock_reason (off-topic, too heated, resolved or spam)`;
+  return validationFailed('invalid', [{ resource: 'Issue', code: 'invalid', field: 'lock_reason', message }]);
+}
+
 /**
  * An issue's or pull request's lock at `…/issues/{issue_number}/lock`: `PUT` locks it (`locked`,
  * `active_lock_reason` one of GitHub's four reasons, else `422`), `DELETE` unlocks it; each answers
@@ -352,12 +361,8 @@ export function issueLock(
   const { method, template } = matched.op;
   if (template !== ISSUE_LOCK || issue === undefined || (method !== 'PUT' && method !== 'DELETE')) return undefined;
   const reason = sent.lock_reason;
-  if (method === 'PUT' && reason !== undefined && reason !== null && !LOCK_REASONS.has(String(reason))) {
-    const message = `${String(reason).slice(0, 100)} is not a valid lock_reason (off-topic, too heated, resolved or spam)`;
-    return {
-      error: validationFailed('invalid', [{ resource: 'Issue', code: 'invalid', field: 'lock_reason', message }]),
-    };
-  }
+  const refused = lockRefused(template, method, sent);
+  if (refused !== undefined) return { error: refused };
   const locked = method === 'PUT';
   const object = { ...issue, locked, active_lock_reason: locked ? ((reason as string | undefined) ?? null) : null };
   const changed = issue.locked !== locked;

@@ -190,6 +190,12 @@ function changes(sent: Record<string, unknown>): { changed: Record<string, unkno
   return { changed };
 }
 
+/** GitHub's `422` of an organization's change naming the first field it cannot take, if any. */
+export function orgChangeRefused(sent: Record<string, unknown>): FlowError | undefined {
+  const changed = changes(sent);
+  return 'error' in changed ? changed.error : undefined;
+}
+
 /** A login GitHub can have: 1–39 letters, digits and single hyphens, no hyphen first or last. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 

@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { FlowState, OwnOperation } from '@mockpoint/core/internal';
+import type { FlowError, FlowState, OwnOperation } from '@mockpoint/core/internal';
 import { GITHUB_USER, member } from './issues.js';
 import { githubList, invalid } from './lists.js';
 import { organizations } from './orgs.js';
@@ -162,6 +162,23 @@ function listedAs(index: Listed[], query: Record<string, unknown>, filter: strin
   return picked.map((one) => one.item);
 }
 
+/**
+ * GitHub's refusal of the list parameters of `GET /issues` (and the user's and an org's): a
+ * `filter`, `state`, `sort`, `direction` or `since` it does not take (`422`).
+ */
+export function userIssuesRefused(query: Record<string, unknown>): FlowError | undefined {
+  const filter = query.filter === undefined || query.filter === '' ? 'assigned' : String(query.filter);
+  if (!FILTERS.includes(filter)) return invalid('Issue', 'filter', filter).error;
+  // The list's parameters checked as a repository's are (GitHub's 422 for a value it does not take).
+  const checked = githubList(ISSUES, [], query, true);
+  return checked !== undefined && 'error' in checked ? checked.error : undefined;
+}
+
+/** Whether `template` is one of the user's issue lists (`GET /issues`, `/user/issues`, `/orgs/{org}/issues`). */
+export function isUserIssues(template: string): boolean {
+  return TEMPLATES.has(template);
+}
+
 /** `GET /issues`, `/user/issues` and `/orgs/{org}/issues` of what the twin holds; `undefined`: another operation. */
 export const githubUserIssues: OwnOperation = async (matched, sent, state) => {
   const { method, template } = matched.op;
@@ -173,12 +190,9 @@ export const githubUserIssues: OwnOperation = async (matched, sent, state) => {
     return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
   }
   const { query } = sent;
+  const refused = userIssuesRefused(query);
+  if (refused !== undefined) return { error: refused };
   const filter = query.filter === undefined || query.filter === '' ? 'assigned' : String(query.filter);
-  if (!FILTERS.includes(filter)) return invalid('Issue', 'filter', filter);
-  // The list's parameters checked as a repository's are (GitHub's 422 for a value it does not take).
-  const checked = githubList(ISSUES, [], query, true);
-  if (checked === undefined) return undefined;
-  if ('error' in checked) return checked;
   const type = query.type === undefined || query.type === '' ? undefined : String(query.type).toLowerCase();
   // Issue types: the twin keeps none, so each issue is of none.
   if (template === '/orgs/{org}/issues' && type !== undefined && type !== 'none') return { list: [] };

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { ParamProblem } from './twin-body.js';
 import { ExpandProblem } from './twin-expand.js';
 import type { FlowError } from './twin-flows.js';
 import { PageProblem } from './twin-lists.js';
+import { ParamProblem } from './twin-problems.js';
 import { SearchProblem } from './twin-search.js';
 
 /** One request, as the twin reads it. */

@@ -13,17 +13,8 @@
 import { boundaryOf, MultipartProblem, readMultipart } from '../codec/multipart.js';
 import { resolve, type Schema } from './twin-example.js';
 import { FormProblem, type FormValue, MAX_DEPTH, readFields, readForm } from './twin-form.js';
-
-/** A parameter problem, with the parameter it names. */
-export class ParamProblem extends Error {
-  constructor(
-    message: string,
-    readonly param: string,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
+import { InvalidValue, ParamProblem } from './twin-problems.js';
+import { checkValue, wrongType } from './twin-values.js';
 
 /**
  * A string past its schema's `maxLength`: Stripe's refusal as its message, and the bound, for a
@@ -41,9 +32,10 @@ export class TooLong extends ParamProblem {
 
 /** Stripe's refusal of a value that is not a whole number within JavaScript's exact range. */
 function invalidInteger(value: unknown, at: string): ParamProblem {
-  return new ParamProblem(
+  return new InvalidValue(
     `Invalid integer: ${String(value).slice(0, 100)}`,
     at.slice(0, 200),
+    'type',
     'parameter_invalid_integer',
   );
 }
@@ -70,60 +62,112 @@ function below(at: string, key: string | number): string {
  * `value` typed by its schema: numbers, booleans, arrays and objects read from
  * strings. An `integer` must be one, written in decimal digits and within
  * JavaScript's exact range (`NaN`, `Infinity`, `1.5`, `1e308`, `0x10` are
- * refused as Stripe refuses them, naming the parameter `at`).
+ * refused as Stripe refuses them, naming the parameter `at`). Each value is then
+ * held to its schema's other constraints (twin-values.ts); of an `anyOf` or
+ * `oneOf`, to the first option that takes it.
  */
-function coerce(doc: Schema, raw: unknown, value: unknown, at: string): unknown {
+function coerce(doc: Schema, raw: unknown, value: unknown, at: string, form: boolean, unions = 0): unknown {
   const schema = resolve(doc, raw);
   const list = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(list)) {
-    if (value === '') return '';
+    if (value === '' && form) return '';
     const options = list.map((option) => resolve(doc, option));
-    // A string where an option is a string (OpenAI's `max_output_tokens: "inf"` beside an integer).
-    const text = typeof value === 'string' ? options.find((option) => option.type === 'string') : undefined;
-    if (text !== undefined && typeof value === 'string') {
-      // A form's strings are every option's: a number an integer option reads wins over the text.
-      const number = options.find((option) => option.type === 'integer' || option.type === 'number');
-      if (number === undefined || !/^-?\d+(\.\d+)?$/.test(value)) return bounded(text, value, at);
-    }
-    let first: unknown;
-    for (const resolved of options) {
-      if (typeof value === 'object' && (resolved.type === 'object' || resolved.type === 'array')) {
-        return coerce(doc, resolved, value, at);
-      }
-      if (typeof value === 'string' && resolved.type !== 'object' && resolved.type !== 'array') {
-        try {
-          return coerce(doc, resolved, value, at);
-        } catch (error) {
-          // The next option may read it; past the last, the first option's refusal.
-          if (!(error instanceof ParamProblem)) throw error;
-          first ??= error;
-        }
-      }
-    }
-    if (first !== undefined) throw first;
+    const taken = firstTaking(doc, options, value, at, form, unions);
+    if (taken.found) return taken.value;
+    // Every option typed and none of the value's kind (an object where only text or numbers are taken).
+    const types = options.map((option) => option.type);
+    if (types.every((type) => typeof type === 'string')) throw wrongType(types as string[], value, at);
     // No typed option fits (options that only constrain, GitHub's `anyOf` of `required` lists):
     // the schema's own type and properties read it.
   }
+  return coerceOne(doc, schema, value, at, form);
+}
+
+/** Most unions within unions a value is read through (a document's own cycle of them ends here). */
+const MAX_UNIONS = 4;
+
+/** Whether a schema is of a value that is no object nor list (a schema of no type is neither). */
+function scalar(schema: Schema): boolean {
+  return schema.type === undefined || (schema.type !== 'object' && schema.type !== 'array');
+}
+
+/**
+ * `value` as the first of `options` that takes it: for a string, a number option first when it
+ * reads as one (OpenAI's `max_output_tokens: "inf"` beside an integer), then the other options
+ * in order; past the last, the first option's refusal. Options with no type (unless a union of
+ * their own), and values no option is typed for, are not found here.
+ */
+function firstTaking(
+  doc: Schema,
+  options: Schema[],
+  value: unknown,
+  at: string,
+  form: boolean,
+  unions: number,
+): { found: true; value: unknown } | { found: false } {
+  const numeric = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
+  const ordered = numeric
+    ? [
+        ...options.filter((option) => option.type === 'integer' || option.type === 'number'),
+        ...options.filter((option) => option.type !== 'integer' && option.type !== 'number'),
+      ]
+    : options;
+  // An option of no type that is a union itself (OpenAI's voice: an `anyOf` of a `$ref` to an
+  // `anyOf` of strings, and an object) may take any value: its own options decide.
+  const nested = (option: Schema) =>
+    unions < MAX_UNIONS && option.type === undefined && Array.isArray(option.anyOf ?? option.oneOf);
+  const fitting = ordered.filter(
+    (option) =>
+      nested(option) || (typeof value === 'object' && value !== null ? !scalar(option) : option.type !== undefined),
+  );
+  let first: unknown;
+  for (const option of fitting) {
+    try {
+      const taken = nested(option)
+        ? coerce(doc, option, value, at, form, unions + 1)
+        : coerceOne(doc, option, value, at, form);
+      return { found: true, value: taken };
+    } catch (error) {
+      // The next option may read it; past the last, the first option's refusal.
+      if (!(error instanceof ParamProblem)) throw error;
+      first ??= error;
+    }
+  }
+  if (first !== undefined) throw first;
+  return { found: false };
+}
+
+/** `value` typed and checked by one schema (no `anyOf` of its own to choose from). */
+function coerceOne(doc: Schema, schema: Schema, value: unknown, at: string, form: boolean): unknown {
   if (typeof value === 'string') {
+    let typed: unknown = value;
     if (schema.type === 'integer' && value !== '') {
       const whole = /^-?\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
       if (!Number.isSafeInteger(whole)) throw invalidInteger(value, at);
-      return whole;
+      typed = whole;
+    } else if (schema.type === 'number' && value !== '' && Number.isFinite(Number(value)) && form) {
+      typed = Number(value);
+    } else if (schema.type === 'boolean' && (value === 'true' || value === 'false') && form) {
+      typed = value === 'true';
+    } else if (schema.type === 'string') {
+      typed = bounded(schema, value, at);
     }
-    if (schema.type === 'number' && value !== '' && Number.isFinite(Number(value))) return Number(value);
-    if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
-    return schema.type === 'string' ? bounded(schema, value, at) : value;
+    checkValue(schema, typed, at, form);
+    return typed;
   }
   if (typeof value === 'number' && schema.type === 'integer' && !Number.isSafeInteger(value)) {
     throw invalidInteger(value, at);
   }
-  if (Array.isArray(value)) return value.map((member, index) => coerce(doc, schema.items, member, below(at, index)));
+  checkValue(schema, value, at, form);
+  if (Array.isArray(value)) {
+    return value.map((member, index) => coerce(doc, schema.items, member, below(at, index), form));
+  }
   if (typeof value === 'object' && value !== null) {
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     const extra = schema.additionalProperties;
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) {
-      out[key] = coerce(doc, properties[key] ?? (typeof extra === 'object' ? extra : {}), member, below(at, key));
+      out[key] = coerce(doc, properties[key] ?? (typeof extra === 'object' ? extra : {}), member, below(at, key), form);
     }
     return out;
   }
@@ -262,6 +306,16 @@ function readMultipartBody(bytes: Uint8Array, boundary: string): Record<string, 
   return readFields(parts.map((part) => [part.name, part.filename ?? decoder.decode(part.body)] as const));
 }
 
+/** Whether a body of `contentType` is read as a form (its values all text), not as JSON. */
+function readsAsForm(text: string, form: boolean, contentType: string): boolean {
+  if (boundaryOf(contentType) !== undefined) return true;
+  // A provider of form bodies (Stripe) reads a form unless JSON is declared. One of JSON bodies reads
+  // JSON whatever the type said, as GitHub does: its docs' `curl -d '{…}'` sends it as a form.
+  return form
+    ? !contentType.includes('json')
+    : contentType.includes('application/x-www-form-urlencoded') && !text.trim().startsWith('{');
+}
+
 function readBody(
   text: string,
   form: boolean,
@@ -272,12 +326,7 @@ function readBody(
   if (boundary !== undefined) return readMultipartBody(bytes ?? new TextEncoder().encode(text), boundary);
   const trimmed = text.trim();
   if (trimmed === '') return {};
-  // A provider of form bodies (Stripe) reads a form unless JSON is declared. One of JSON bodies reads
-  // JSON whatever the type said, as GitHub does: its docs' `curl -d '{…}'` sends it as a form.
-  const asForm = form
-    ? !contentType.includes('json')
-    : contentType.includes('application/x-www-form-urlencoded') && !trimmed.startsWith('{');
-  if (asForm) return readForm(text);
+  if (readsAsForm(text, form, contentType)) return readForm(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -300,7 +349,8 @@ function readBody(
 /**
  * Reads and checks the parameters of one request to `operation`: throws a
  * {@link ParamProblem} for a body that cannot be read or a parameter the
- * operation does not take.
+ * operation does not take; answers the first value its schema refuses (or a
+ * required one missing) as `problem`, the values then as sent.
  */
 export function readParams(
   doc: Schema,
@@ -308,7 +358,7 @@ export function readParams(
   request: { query: string; body: string; contentType: string; bytes?: Uint8Array | undefined },
   form: boolean,
   required = false,
-): TwinParams {
+): TwinParams & { problem?: InvalidValue } {
   let rawBody: Record<string, unknown>;
   let rawQuery: Record<string, FormValue>;
   try {
@@ -334,18 +384,28 @@ export function readParams(
     if (unknown !== undefined) throw unknownParameter(unknown);
   }
   const lacking = required && schema !== undefined ? missingParam(doc, schema, rawBody, '') : undefined;
-  if (lacking !== undefined) {
-    throw new ParamProblem(
-      `Missing required param: ${lacking.slice(0, 200)}.`,
-      lacking.slice(0, 200),
-      'parameter_missing',
-    );
-  }
+  // A value its schema refuses is held back, not thrown: the provider's own refusal of the request,
+  // if it has one, comes first (the engine asks its flows, then throws this).
+  let problem: InvalidValue | undefined =
+    lacking === undefined
+      ? undefined
+      : new InvalidValue(
+          `Missing required param: ${lacking.slice(0, 200)}.`,
+          lacking.slice(0, 200),
+          'required',
+          'parameter_missing',
+        );
   const query: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rawQuery))
-    query[key] = coerce(doc, querySchema(doc, operation, key), value, key);
-  return {
-    body: (schema === undefined ? rawBody : coerce(doc, schema, rawBody, '')) as Record<string, unknown>,
-    query,
-  };
+  let body: Record<string, unknown> = rawBody;
+  try {
+    for (const [key, value] of Object.entries(rawQuery))
+      query[key] = coerce(doc, querySchema(doc, operation, key), value, key, true);
+    const asForm = readsAsForm(request.body, form, request.contentType);
+    if (schema !== undefined) body = coerce(doc, schema, rawBody, '', asForm) as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof InvalidValue)) throw error;
+    problem ??= error;
+    Object.assign(query, rawQuery);
+  }
+  return problem === undefined ? { body, query } : { body, query, problem };
 }

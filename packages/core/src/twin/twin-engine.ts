@@ -46,6 +46,7 @@ import { list } from './twin-listing.js';
 import type { TwinModel } from './twin-model.js';
 import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import type { KeptTarget } from './twin-outbox-kept.js';
+import { InvalidValue } from './twin-problems.js';
 import type { TwinProfile } from './twin-profile.js';
 import { TwinRates } from './twin-rate-limit.js';
 import { readOne, viewed, viewOf } from './twin-reads.js';
@@ -230,6 +231,13 @@ export class TwinEngine {
         // A document's twin holds every request to its body's `required`; a provider's, as its flows say.
         this.#parts.flows === undefined || this.#parts.flows.required === true,
       );
+      if (params.problem !== undefined) {
+        // The provider's own refusals first (its words: its flows', a webhook target's), else the document's.
+        const own = this.#parts.flows?.refusesFirst?.(template, request.method, params);
+        if (own !== undefined) throw new Refusal(own);
+        checkEndpoint(this.#twin, matched, params);
+        throw params.problem;
+      }
       checkEndpoint(this.#twin, matched, params);
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
@@ -245,14 +253,19 @@ export class TwinEngine {
     } catch (error) {
       // The daemon's budget of expensive work was full: the provider's rate-limit refusal (twin-admission.ts).
       if (error instanceof TooBusy) return this.#stamped(error.answer, id);
-      const tooLong = this.#parts.flows?.tooLong;
-      const refusal =
-        error instanceof TooLong && tooLong !== undefined && template !== undefined
-          ? tooLong(template, error.param, error.max)
-          : refusalOf(error);
+      const refusal = (template === undefined ? undefined : this.#ownRefusal(template, error)) ?? refusalOf(error);
       if (refusal === undefined) throw error;
       return this.#stamped(errorAnswer(this.#twin, refusal), id);
     }
+  }
+
+  /** The provider's own form of a value's refusal (GitHub's `422`), if its flows have one. */
+  #ownRefusal(template: string, error: unknown): FlowError | undefined {
+    const flows = this.#parts.flows;
+    if (error instanceof TooLong) return flows?.tooLong?.(template, error.param, error.max);
+    if (error instanceof InvalidValue)
+      return flows?.invalidValue?.(template, error.param, error.keyword, error.message);
+    return undefined;
   }
 
   /** `answer` as the answer to the request of `id`: its `Request-Id`, an error's `doc_url` (twin-request-ids.ts). */

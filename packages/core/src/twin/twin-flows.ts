@@ -395,6 +395,29 @@ export interface TwinFlows {
    */
   tooLong?(template: string, param: string, max: number): FlowError;
   /**
+   * The provider's refusal of a request value its schema's other constraints refuse (`enum`,
+   * `pattern`, `minimum`, a type, …: twin-values.ts) or of a `required` one missing, `param` as the
+   * twin names it, `keyword` the constraint, `message` Stripe's words for it (GitHub: `422
+   * Validation Failed`, `code: invalid` or `missing_field`); absent: Stripe's `400`.
+   */
+  invalidValue?(template: string, param: string, keyword: string, message: string): FlowError;
+  /**
+   * The provider's own refusal of a request whose values the document's constraints refuse (GitHub's
+   * `422` of an empty issue title, of a list `filter` it does not take), asked before the
+   * document's refusal is answered: the provider's words win. `undefined`: the document's refusal.
+   */
+  refusesFirst?(
+    template: string,
+    method: string,
+    params: { body: Record<string, unknown>; query: Record<string, unknown> },
+  ): FlowError | undefined;
+  /**
+   * The extension by which the provider's document marks an enum the provider keeps adding to
+   * after the document was written (Stripe's `x-stripeBypassValidation`): a value outside it is
+   * taken (twin-open-enums.ts). @default none: every enum closed
+   */
+  openEnums?: string;
+  /**
    * The status of the provider's refusal of a write the twin will not keep (past the daemon's
    * collection limits): GitHub's `422`. @default 400
    */

@@ -18,6 +18,7 @@ import { documentError } from './twin-document.js';
 import { TwinEngine } from './twin-engine.js';
 import type { TwinFlows } from './twin-flows.js';
 import { TwinModel } from './twin-model.js';
+import { markOpenEnums } from './twin-open-enums.js';
 import { TwinOutbox, type TwinWebhooks } from './twin-outbox.js';
 import { OUTBOX, OutboxRelease } from './twin-outbox-kept.js';
 import { checkProfile, type TwinProfile } from './twin-profile.js';
@@ -79,6 +80,7 @@ function providerModel(catalog: TwinCatalog, provider: string): Promise<TwinSour
       if (source.provider !== undefined) registerProvider(source.provider);
       const checked = checkProfile(source.profile);
       withAdditions(source.document, source.additions);
+      markOpenEnums(source.document, source.provider?.flows?.openEnums);
       return { ...source, checked, model: new TwinModel(source.document, checked, flowPaths(checked)) };
     });
     model.catch(() => models.delete(provider));
