@@ -42,7 +42,8 @@ function probe(seen: string[]): Step {
 
 /**
  * A step that holds what carries `x-probe: hang` (a hang, as chaos `timeout` and a queued hang are),
- * released a moment later, then answered with what answers then: its 503 refusal.
+ * released on the event loop's next turn (no pause to wait out: a sink that finds it released
+ * already answers at once), then answered with what answers then: its 503 refusal.
  */
 function holding(): Step {
   return {
@@ -51,7 +52,7 @@ function holding(): Step {
     run(exchange) {
       if (exchange.view.headers['x-probe'] !== 'hang') return undefined;
       const release = new AbortController();
-      setTimeout(() => release.abort(), 50);
+      setImmediate(() => release.abort());
       const answer: FaultAnswer = {
         kind: 'fault',
         fault: 'hang',
