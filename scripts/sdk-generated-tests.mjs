@@ -18,10 +18,10 @@
 // Every process listens on 127.0.0.1 and is stopped at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startAnswerChecker } from './answer-checker.mjs';
+import { freePort } from './free-port.mjs';
 
 const args = process.argv.slice(2);
 const checked = args.includes('--checked');
@@ -33,16 +33,6 @@ if (sdk === undefined || !existsSync(join(sdk, 'api_reference/openapi.transforme
 const cli = resolve(import.meta.dirname, '../packages/server/bin/mockpoint.js');
 const documentPath = join(sdk, 'api_reference/openapi.transformed.yml');
 const work = mkdtempSync(join(tmpdir(), 'mockpoint-sdk-'));
-
-function freePort() {
-  return new Promise((done, failed) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-    server.on('error', failed);
-  });
-}
 
 /** The SDK's generated API tests (jest), their output and exit status. */
 function runJest(env) {

@@ -17,8 +17,8 @@
 // The daemon listens on 127.0.0.1 and is stopped at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port.mjs';
 
 const sdk = process.argv[2];
 const SUITES = ['test/resources/generated_examples_test.spec.js', 'test/resources/Integration.spec.js'];
@@ -27,16 +27,6 @@ if (sdk === undefined || !SUITES.every((suite) => existsSync(join(sdk, suite))))
   process.exit(2);
 }
 const cli = resolve(import.meta.dirname, '../packages/server/bin/mockpoint.js');
-
-function freePort() {
-  return new Promise((done, failed) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-    server.on('error', failed);
-  });
-}
 
 const [port, twinPort] = [await freePort(), await freePort()];
 const daemon = spawn(
