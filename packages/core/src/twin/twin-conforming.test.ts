@@ -4,9 +4,7 @@
 // the choice, not `{}`; an action the document declares with no content answers no body. A 3.0
 // document's `nullable` still reads as `null`.
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../index.js';
-import { AnswerConformance } from '../verify/answer-conformance.js';
-import { readOpenApi } from '../verify/openapi-document.js';
+import { checkedTwin } from '../test-support/checked-twin.js';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
@@ -59,26 +57,7 @@ function documentOf(openapi: string) {
 
 /** A twin of the document at `openapi`'s version, a run made in it, and each answer checked against it. */
 async function runsTwin(openapi: string) {
-  const document = documentOf(openapi);
-  const app = createApp();
-  const put = await app.request('/api/endpoints/n/twin', {
-    method: 'PUT',
-    body: JSON.stringify({ document, profile: { name: 'runs' } }),
-  });
-  expect(put.status).toBe(200);
-  const conformance = new AnswerConformance(readOpenApi(document));
-  const send = async (method: string, path: string, body?: unknown) => {
-    const answer = await app.request(`/endpoint/n${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await answer.text();
-    const headers = Object.fromEntries(answer.headers.entries());
-    const findings = conformance.check({ method, path, status: answer.status, headers, body: text });
-    return { status: answer.status, text, findings };
-  };
-  return { send };
+  return checkedTwin(documentOf(openapi), 'runs');
 }
 
 describe("a document's twin answers as its document's version reads it", () => {

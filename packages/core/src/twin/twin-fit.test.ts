@@ -5,9 +5,7 @@
 // a create answering a page of what it made answers that page; a choice is fitted to the branch
 // its `type` names; below a collection the document gives no create, a create is not refused.
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../index.js';
-import { AnswerConformance } from '../verify/answer-conformance.js';
-import { readOpenApi } from '../verify/openapi-document.js';
+import { checkedTwin } from '../test-support/checked-twin.js';
 import { fitted } from './twin-fit.js';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
@@ -147,23 +145,10 @@ const DOCUMENT = {
 
 /** The twin of {@link DOCUMENT} with the default `unseen`, each answer checked against the document. */
 async function groupsTwin() {
-  const app = createApp();
-  const put = await app.request('/api/endpoints/n/twin', {
-    method: 'PUT',
-    body: JSON.stringify({ document: DOCUMENT, profile: { name: 'groups' } }),
-  });
-  expect(put.status).toBe(200);
-  const conformance = new AnswerConformance(readOpenApi(DOCUMENT));
+  const twin = await checkedTwin(DOCUMENT, 'groups');
   const send = async (method: string, path: string, body?: unknown) => {
-    const answer = await app.request(`/endpoint/n${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await answer.text();
-    const headers = Object.fromEntries(answer.headers.entries());
-    const findings = conformance.check({ method, path, status: answer.status, headers, body: text });
-    return { status: answer.status, body: JSON.parse(text) as Record<string, unknown>, findings };
+    const { status, text, findings } = await twin.send(method, path, body);
+    return { status, body: JSON.parse(text) as Record<string, unknown>, findings };
   };
   return { send };
 }
