@@ -155,7 +155,10 @@ try {
   );
 
   const routes = JSON.parse(readFileSync(wmOut, 'utf8')).endpoints[0].routes;
+  // A WireMock `url` (path and query, equal) is imported as an anchored `url.matches` whose only
+  // escapes are of literal characters (`\\?`): its URL is that pattern unescaped.
   const pathOf = (route) => {
+    if (route.match.url?.matches !== undefined) return route.match.url.matches.replace(/\\(.)/g, '$1');
     const query = new URLSearchParams(route.match.query ?? {}).toString();
     return `${route.match.path}${query ? `?${query}` : ''}`;
   };
