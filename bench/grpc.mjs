@@ -8,6 +8,10 @@
 // `messages` are BENCH_STREAM_MESSAGES copies of that same reply (no delays), against
 // the bare server sending the same messages; IN_FLIGHT calls kept in flight.
 //
+// BENCH_UNARY_ROUTE=body gives the name, for the unary rounds, one HTTP route matching the body
+// (which no call can take): the calls then walk the pipeline, and are read as they stream (the
+// routes do not read a call's bytes) rather than whole first.
+//
 //   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_IN_FLIGHT=32 BENCH_STREAM_MESSAGES=100 node bench/grpc.mjs
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -21,6 +25,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 32);
 const STREAM_MESSAGES = Number(process.env.BENCH_STREAM_MESSAGES ?? 100);
+const UNARY_ROUTE = process.env.BENCH_UNARY_ROUTE;
+if (UNARY_ROUTE !== undefined && UNARY_ROUTE !== 'body') throw new Error('BENCH_UNARY_ROUTE: body, or unset');
 
 const tests = createRequire(new URL('../packages/server/test/package.json', import.meta.url));
 const grpc = tests(tests.resolve('@grpc/grpc-js'));
@@ -81,6 +87,14 @@ async function mockpoint() {
     body: JSON.stringify({ protos: { 'echo/v1/echo.proto': ECHO_PROTO } }),
   });
   if (put.status !== 201) throw new Error(`definitions: ${put.status} ${await put.text()}`);
+  if (UNARY_ROUTE === 'body') {
+    const routes = [{ id: 'http-body', match: { body: { kind: 'bench' } }, answer: { data: {} } }];
+    const put = await fetch(`${server.url}/api/endpoints/echo/routes`, {
+      method: 'PUT',
+      body: JSON.stringify({ routes }),
+    });
+    if (put.status !== 200) throw new Error(`routes: ${put.status} ${await put.text()}`);
+  }
   return { ...server, address: new URL(server.url).host };
 }
 
@@ -132,7 +146,8 @@ try {
     const keys = round % 2 === 0 ? ['mockpoint', 'bare'] : ['bare', 'mockpoint'];
     for (const key of keys) totals[key] += (await load(servers[key].address)) / ROUNDS;
   }
-  console.log(`\nunary /echo.v1.Echo/Say (${REQUEST.length}-byte request, ${reply.length}-byte reply)`);
+  const routed = UNARY_ROUTE === 'body' ? ', beside an HTTP route matching the body' : '';
+  console.log(`\nunary /echo.v1.Echo/Say (${REQUEST.length}-byte request, ${reply.length}-byte reply${routed})`);
   for (const [key, rps] of Object.entries(totals)) console.log(`  ${key.padEnd(12)} ${fmt(rps).padStart(8)} calls/s`);
   console.log(`  mockpoint: ${fmt(totals.mockpoint / totals.bare, 2)} x bare grpc-js`);
 

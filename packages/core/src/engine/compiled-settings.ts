@@ -6,6 +6,9 @@
  * table keyed by the setting's kind (settings/name-settings.ts declares the
  * kinds): a compiled setting more is one entry of {@link COMPILERS}-like
  * declarations given to {@link CompiledSettings}, not fields and methods more.
+ * What is built of a setting asynchronously, outside this table (a name's gRPC
+ * servers, compiled in a worker: grpc-catalog.ts), is registered here as
+ * {@link BuiltSettings}, so that the one `forget` of a change forgets both.
  *
  * @module
  */
@@ -29,11 +32,23 @@ export interface Compiler<K extends SettingKind, T> {
 /** The compilers of some kinds: each kind's compiled type. */
 export type Compilers<C> = { readonly [K in keyof C & SettingKind]: Compiler<K, C[K]> };
 
+/**
+ * What is built of one kind of setting elsewhere, asynchronously, and kept until
+ * the setting changes (engine/grpc-catalog.ts): forgotten with the compiled settings.
+ */
+export interface BuiltSettings {
+  /** Forgets what was built of `name`'s setting. */
+  forget(name: string): void;
+  forgetAll(): void;
+}
+
 /** Each kind's compiled settings in front of `store`. */
 export class CompiledSettings<C> {
   readonly #store: EndpointStore;
   readonly #compilers: Compilers<C>;
   readonly #reading = new Map<keyof C & SettingKind, ReadTokens<unknown>>();
+  /** What is built of a kind elsewhere ({@link register}), by kind. */
+  readonly #built = new Map<SettingKind, BuiltSettings>();
 
   /** `cacheable`: whether a read may fill a cache now (a shared store must be delivering changes). */
   constructor(store: EndpointStore, compilers: Compilers<C>, cacheable: () => boolean) {
@@ -70,17 +85,31 @@ export class CompiledSettings<C> {
     return this.#reading.has(kind as keyof C & SettingKind);
   }
 
-  /** What this holds of `name` for `kind` (every kind without one) is forgotten, and a read under way withdrawn. */
+  /**
+   * Has what `built` holds of `kind` forgotten with the compiled settings (by {@link forget}
+   * and {@link forgetAll}): a kind built asynchronously elsewhere, as a name's gRPC servers.
+   */
+  register(kind: SettingKind, built: BuiltSettings): void {
+    this.#built.set(kind, built);
+  }
+
+  /**
+   * What this holds of `name` for `kind` (every kind without one) is forgotten, a read under
+   * way withdrawn, and what is built of it elsewhere ({@link register}) forgotten too.
+   */
   forget(name: string, kind?: SettingKind): void {
     if (kind !== undefined) {
       if (this.compiles(kind)) this.#reading.get(kind)?.forget(name);
+      this.#built.get(kind)?.forget(name);
       return;
     }
     for (const reading of this.#reading.values()) reading.forget(name);
+    for (const built of this.#built.values()) built.forget(name);
   }
 
-  /** Everything held is forgotten. */
+  /** Everything held is forgotten, here and by what is registered. */
   forgetAll(): void {
     for (const reading of this.#reading.values()) reading.forgetAll();
+    for (const built of this.#built.values()) built.forgetAll();
   }
 }

@@ -283,17 +283,18 @@ export class EndpointHandler {
    * answer.
    */
   readsWholeBody(name: string): boolean | Promise<boolean> {
-    return isValidName(name) && readsWholeBody(this.#steps, this.#parts, name);
+    return isValidName(name) && readsWholeBody(this.#steps, this.#parts, name, 'request');
   }
 
   /**
    * Whether a step a call to `name` walks reads its whole body (`Step.reads` of the steps
    * {@link EndpointHandler.walkCall} runs, as {@link EndpointHandler.readsWholeBody} for an
-   * HTTP request): native gRPC then reads a unary call's framed messages whole before it
-   * answers (`GrpcCallInfo.body`: a signature is over the bytes as sent).
+   * HTTP request, asked for a `'call'`): native gRPC then reads a unary call's framed messages
+   * whole before it answers (`GrpcCallInfo.body`: a signature is over the bytes as sent). Queued
+   * answers and routes select a call on its decoded messages, so they do not ask for its bytes.
    */
   callReadsWholeBody(name: string): boolean | Promise<boolean> {
-    return readsWholeBody(this.#callSteps, this.#parts, name);
+    return readsWholeBody(this.#callSteps, this.#parts, name, 'call');
   }
 
   /** Whether a rate limit's bucket in this process is drained below full (see RateBuckets.holdsAny). */

@@ -138,6 +138,8 @@ export class EndpointService {
     if (this.#grpc === undefined) {
       this.#grpc = new GrpcCatalog(this.store, this.#protoCompiler);
       this.#grpc.routing = this.#grpcRouting;
+      // Forgotten with the compiled settings, by the one forget of a change.
+      this.compiled.register('grpc', this.#grpc);
     }
     return this.#grpc;
   }
@@ -199,9 +201,12 @@ export class EndpointService {
     name: string,
     value: SettingValue<K> | undefined,
   ): Promise<boolean> {
-    return this.#changing(name, { forget: (changed) => this.compiled.forget(changed, kind) }, () =>
-      this.store.setSetting(kind, name, value),
-    );
+    return this.#changing(name, this.#settingReads(kind), () => this.store.setSetting(kind, name, value));
+  }
+
+  /** What is held of a name's setting `kind` (compiled, or built: the gRPC catalog), forgotten in one place. */
+  #settingReads(kind: SettingKind): { forget(name: string): void } {
+    return { forget: (changed) => this.compiled.forget(changed, kind) };
   }
 
   /** The namespace's own chaos (`/api/chaos`), for every name without chaos of its own. */
@@ -242,7 +247,9 @@ export class EndpointService {
           }
         }
       }
-      return this.#changing(name, this.grpc, () => this.store.setSetting('grpc', name, definitions?.text));
+      return this.#changing(name, this.#settingReads('grpc'), () =>
+        this.store.setSetting('grpc', name, definitions?.text),
+      );
     });
   }
 
@@ -339,14 +346,12 @@ export class EndpointService {
     this.#reading.forget(name);
     this.#routeReading.forget(name);
     this.compiled.forget(name);
-    this.#grpc?.forget(name);
   }
 
   #forgetAll(): void {
     this.#reading.forgetAll();
     this.#routeReading.forgetAll();
     this.compiled.forgetAll();
-    this.#grpc?.forgetAll();
   }
 
   /**

@@ -2,8 +2,10 @@
  * Which endpoint holds which gRPC service, and each name's server, in front of
  * the store like the route tables: a call to `/{package.Service}/{Method}`
  * finds its name here, and a name's definitions are compiled once per stored
- * version. A change to a name's definitions (here or, on a shared store, in
- * another process) forgets what was built of them.
+ * version. Built asynchronously (the `.proto` sources parsed in a worker), it
+ * is registered with the compiled settings (compiled-settings.ts
+ * `BuiltSettings`): the one forget of a change to a name (here or, on a shared
+ * store, in another process) forgets what was built of its definitions too.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import type { GrpcServer } from '../grpc/grpc-server.js';
 import { inlineProtoCompiler, type ProtoCompiler } from '../grpc/proto-compiler.js';
 import type { GrpcView } from '../grpc/reflection.js';
 import type { EndpointStore } from '../store/store.js';
+import type { BuiltSettings } from './compiled-settings.js';
 
 /** The limits a call's server applies (the settings of the same names). */
 export interface GrpcCallLimits {
@@ -24,7 +27,7 @@ export interface GrpcCallLimits {
   maxBodyBytes: number;
 }
 
-export class GrpcCatalog {
+export class GrpcCatalog implements BuiltSettings {
   readonly #store: EndpointStore;
   /** Service full name → the name that holds it; built on first use, dropped at any change. */
   #owners: Promise<Map<string, string>> | undefined;
@@ -161,7 +164,7 @@ export class GrpcCatalog {
     return createDaemonServer(own, view, readMaxBytes, maxStreamMessages);
   }
 
-  /** Forgets what was built of `name`'s definitions (and which names hold which services). */
+  /** Forgets what was built of `name`'s definitions (and which names hold which services); by CompiledSettings.forget. */
   forget(name: string): void {
     this.#owners = undefined;
     this.#registries.delete(name);

@@ -274,4 +274,40 @@ describe('a step added once acts on every protocol', () => {
     expect(await nativeGrpc((served as ServedApp).url, {})).toBe('ok');
     expect({ whole, first }).toEqual({ whole: [framed], first: [0] });
   });
+
+  it('a native call is read whole for a signature check, not for queued answers or routes matching the body', async () => {
+    const framed = envelope('hi', false).length;
+    const seen: number[] = [];
+    const url = await start([], bodyReader(seen, false));
+    const send = async (method: string, path: string, body: unknown) => {
+      const put = await fetch(`${url}/api/endpoints/echo/${path}`, { method, body: JSON.stringify(body) });
+      expect(put.status, await put.text()).toBeLessThan(300);
+    };
+    // Queued answers pending (an HTTP request's, matching the body, and the call's): the call takes its own.
+    const answers = [
+      { match: { body: { kind: 'big' } }, body: 'for HTTP' },
+      { match: { grpc: { method: 'Say' }, body: { text: 'hi' } }, grpc: { message: { text: 'queued' } } },
+    ];
+    await send('POST', 'queue', { answers });
+    expect(await nativeGrpc(url, {})).toBe('ok');
+    // Routes matching the body, an HTTP request's and the call's (on its decoded message).
+    const routes = [
+      { id: 'http', match: { body: { kind: 'big' } }, answer: { data: {} } },
+      { id: 'call', match: { body: { text: 'hi' } }, answer: { grpc: { message: { text: 'routed' } } } },
+    ];
+    await send('PUT', 'routes', { routes });
+    expect(await nativeGrpc(url, {})).toBe('ok');
+    // A signature is over the bytes as sent: the call's framed messages are read whole first.
+    await send('PUT', 'signature', { scheme: 'standard', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    expect(await nativeGrpc(url, {})).toBe('ok');
+    const journal = (await (await fetch(`${url}/api/endpoints/echo/requests`)).json()) as {
+      requests: { answeredBy: unknown }[];
+    };
+    expect(journal.requests.map(({ answeredBy }) => answeredBy)).toEqual([
+      { queue: true },
+      { route: 'call' },
+      { route: 'call' },
+    ]);
+    expect(seen).toEqual([0, 0, framed]);
+  });
 });

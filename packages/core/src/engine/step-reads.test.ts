@@ -102,6 +102,29 @@ describe('what the steps read of a body', () => {
     }
   });
 
+  it("a call is read whole only for a step that reads its bytes: a signature check, not the queue's nor the routes' body matches", async () => {
+    const app = createApp();
+    const put = async (path: string, body: unknown, method = 'PUT') => {
+      const response = await app.request(`/api/endpoints/${path}`, { method, body: JSON.stringify(body) });
+      expect(response.status).toBeLessThan(300);
+    };
+    await put('signed', { data: { ok: true } });
+    await put('signed/signature', { scheme: 'standard', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    await put('queued/queue', { answers: [{ match: { body: { text: 'hi' } }, body: 'once' }] }, 'POST');
+    const routes = [
+      { id: 'http', match: { body: { kind: 'big' } }, answer: { data: {} } },
+      { id: 'call', match: { body: { text: 'hi' } }, answer: { grpc: { message: { text: 'routed' } } } },
+    ];
+    await put('matched/routes', { routes });
+    const { handler } = app.mockpoint;
+    const reads: Record<string, [boolean, boolean]> = {};
+    for (const name of ['signed', 'queued', 'matched']) {
+      reads[name] = [await handler.readsWholeBody(name), await handler.callReadsWholeBody(name)];
+    }
+    // [an HTTP request, a call]
+    expect(reads).toEqual({ signed: [true, true], queued: [true, false], matched: [true, false] });
+  });
+
   it('a step that declares the whole body makes readsWholeBody true, without a word in the handler', async () => {
     const app = createApp();
     expect(handlerOf(app, withStep(probe(() => 'whole-body'))).readsWholeBody('plain')).toBe(true);

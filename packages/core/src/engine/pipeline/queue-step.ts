@@ -127,8 +127,10 @@ async function take(exchange: Exchange): Promise<Taken | undefined> {
 export const queueStep: Step = {
   name: 'queue',
   passes: (parts, name) => !parts.endpoints.queue.pending(name),
-  // Queued answers may match the body or render it (`{{body…}}`).
-  reads: (parts, name) => (parts.endpoints.queue.pending(name) ? 'whole-body' : 'first-bytes'),
+  // Queued answers may match the body or render it (`{{body…}}`). A call takes only a `grpc` answer
+  // (answer-queue.ts), which matches and renders its decoded messages, not its bytes.
+  reads: (parts, name, kind) =>
+    kind === 'request' && parts.endpoints.queue.pending(name) ? 'whole-body' : 'first-bytes',
   run(exchange) {
     // One synchronous Map lookup when no queue is in use; the answer is taken before
     // anything else is awaited, so queued answers go out in the order requests came in.

@@ -28,7 +28,7 @@ import { isMockpointError, MockpointError } from '../../registry/errors.js';
 import type { Exchange, PipelineParts } from './exchange.js';
 import { VERDICT_KINDS } from './route-kinds.js';
 import { checkRoom, keptMoving, MAX_MOVES, pick, scenariosOf, scheduleLater, splitMove } from './state-moves.js';
-import { after, type BodyReads, type Maybe, type Step, type Verdict } from './step.js';
+import { after, type BodyReads, type ExchangeKind, type Maybe, type Step, type Verdict } from './step.js';
 import { renderFailed } from './verdicts.js';
 
 function answered(exchange: Exchange, hit: RouteHit): Verdict | Promise<Verdict> {
@@ -165,9 +165,12 @@ const tableReads = (table: RouteTable | null): BodyReads =>
 
 /**
  * What the routes read of a body: all of it when one of them may (a body match,
- * validation, a proxy, a `{{body…}}` template: `RouteTable.readsWholeBody`).
+ * validation, a proxy, a `{{body…}}` template: `RouteTable.readsWholeBody`). A
+ * call is answered by `grpc` routes only (`RouteTable.select`), which match and
+ * render its decoded messages, not its bytes: none of it.
  */
-export function routesRead({ endpoints }: PipelineParts, name: string): Maybe<BodyReads> {
+export function routesRead({ endpoints }: PipelineParts, name: string, kind: ExchangeKind): Maybe<BodyReads> {
+  if (kind === 'call') return 'first-bytes';
   const table = endpoints.routeTables.get(name);
   return table === undefined ? endpoints.routeTable(name).then(tableReads) : tableReads(table);
 }

@@ -39,6 +39,14 @@ export interface Verdict {
  */
 export type BodyReads = 'whole-body' | 'first-bytes';
 
+/**
+ * What a body is read for: a plain HTTP request (an MCP call's too), or a
+ * gRPC-family call, which the steps select and render on its decoded messages
+ * (engine/grpc-edge.ts `CallView`): only a step that reads a call's bytes as
+ * sent (a signature check) needs them whole.
+ */
+export type ExchangeKind = 'request' | 'call';
+
 /** One step of the pipeline: a signature check, the queue, validation, the routes, the record, not found. */
 export interface Step {
   /** What it is, for the architecture table in docs/development.md and for debugging. */
@@ -53,12 +61,12 @@ export interface Step {
    */
   passes?(parts: PipelineParts, name: string): boolean;
   /**
-   * How much of the body this step reads for requests to `name`, given its
-   * settings (a Promise while they are looked up). Required, so that no step's
-   * need is forgotten: the adapters keep a body whole exactly when a step of
-   * the pipeline says so ({@link readsWholeBody}).
+   * How much of the body this step reads for a `kind` of exchange to `name`,
+   * given its settings (a Promise while they are looked up). Required, so that
+   * no step's need is forgotten: the adapters keep a body whole exactly when a
+   * step of the pipeline says so ({@link readsWholeBody}).
    */
-  reads(parts: PipelineParts, name: string): Maybe<BodyReads>;
+  reads(parts: PipelineParts, name: string, kind: ExchangeKind): Maybe<BodyReads>;
   /**
    * `'http'`: it answers plain HTTP requests only (the record at the bare URL, a
    * twin's API, a GraphQL query, the 404 of no route, a request checked against
@@ -89,14 +97,19 @@ export const FIRST_BYTES = (): BodyReads => 'first-bytes';
 const readsNothingMore = (): BodyReads => 'first-bytes';
 
 /**
- * Whether any of `steps` reads the whole body of a request to `name`: `true` as
- * soon as one says so now; else, when some must look their settings up, once
- * they have. Derived from each step's {@link Step.reads}, never listed by hand.
+ * Whether any of `steps` reads the whole body of a `kind` of exchange to `name`:
+ * `true` as soon as one says so now; else, when some must look their settings
+ * up, once they have. Derived from each step's {@link Step.reads}, never listed by hand.
  */
-export function readsWholeBody(steps: readonly Step[], parts: PipelineParts, name: string): Maybe<boolean> {
+export function readsWholeBody(
+  steps: readonly Step[],
+  parts: PipelineParts,
+  name: string,
+  kind: ExchangeKind,
+): Maybe<boolean> {
   const later: Promise<BodyReads>[] = [];
   for (const step of steps) {
-    const reads = step.reads(parts, name);
+    const reads = step.reads(parts, name, kind);
     if (reads === 'whole-body') return true;
     if (reads instanceof Promise) later.push(reads.catch(readsNothingMore));
   }
