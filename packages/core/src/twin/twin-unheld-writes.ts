@@ -11,12 +11,15 @@
  *   …/actions/jobs/{job_id}/rerun`, read at `GET …/actions/jobs/{job_id}`) that is no collection's
  *   item: the twin never keeps such an object, so it holds none.
  *
+ * And, for a provider whose flows answer the missing object first (`missingFirst`), the object a
+ * request's path names refused before its values are ({@link heldFirst}).
+ *
  * @module
  */
 import { Refusal } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
 import type { MatchedOperation } from './twin-operation.js';
-import { heldOrMissing, missing } from './twin-references.js';
+import { heldOrMissing, missing, ownerOf } from './twin-references.js';
 
 /** Whether the document answers `operation` `201 Created`. */
 function creates(operation: Record<string, unknown>): boolean {
@@ -59,4 +62,20 @@ export async function unheldWrite(twin: Twin, matched: MatchedOperation): Promis
     const id = String(matched.values[parent.param] ?? '');
     throw new Refusal(missing(twin, { template: parent.path, objectName: undefined }, id));
   }
+}
+
+/**
+ * Refuses with the provider's 404 a request whose path names an object the twin does not hold: the
+ * one it is below (`…/issues/{issue_number}/lock`), else the item it reads or changes
+ * (`…/milestones/{milestone_number}`); an implied one (`{repo}`) aside. Asked before a value is
+ * refused, where the flows say `missingFirst`.
+ */
+export async function heldFirst(twin: Twin, matched: MatchedOperation): Promise<void> {
+  if (twin.examples) return;
+  const owner = ownerOf(twin, matched);
+  if (owner !== undefined) return heldOrMissing(twin, matched, owner);
+  const { action, resource } = matched.op;
+  const implied = twin.parts.profile.implied ?? [];
+  if (resource === undefined || action === 'create' || action === 'list' || implied.includes(resource.idParam)) return;
+  if (matched.values[resource.idParam] !== undefined) await heldOrMissing(twin, matched, resource);
 }
