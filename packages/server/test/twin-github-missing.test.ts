@@ -7,7 +7,10 @@
 // value it never made and a minimal valid body of the operation's required fields. A write that
 // makes what its path names (`PUT …/secrets/{secret_name}`, `…/create-or-update-…`) is left out;
 // where GitHub's answer is another, the case's own expectation says which and why. Against the
-// built daemon on memory and LevelDB; every process listens on 127.0.0.1.
+// built daemon on memory and LevelDB; every process listens on 127.0.0.1. The operations it covers
+// are the parity ledger's evidence (docs/parity/github-missing-references.json, checked here;
+// MOCKPOINT_WRITE_EVIDENCE=1 rewrites it).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { load } from '@mockpoint/twins';
 import { describe, expect, it } from 'vitest';
 import { resolved, validValue } from './helpers/constraint-cases.js';
@@ -19,6 +22,8 @@ type Schema = Record<string, unknown>;
 const { document } = await load('github');
 const DOC = document as unknown as Schema & { paths: Record<string, Record<string, Schema>> };
 
+/** The parity ledger's evidence this test writes (with MOCKPOINT_WRITE_EVIDENCE=1) and checks. */
+const EVIDENCE = new URL('../../../docs/parity/github-missing-references.json', import.meta.url);
 const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' };
 const REPO = 'missing84';
 /** A commit SHA no repository of the twin holds. */
@@ -198,6 +203,18 @@ describe.each(['memory', 'level'] as const)(
       expect(wrong).toEqual([]);
       // Nothing kept: the twin's collections as they were (the repository only).
       expect(await collections()).toBe(before);
+      // The parity ledger's evidence (scripts/parity-ledger.mjs): these operations, as this test sent them.
+      const evidence = `${JSON.stringify(
+        {
+          provider: 'github',
+          source: `twin-github-missing.test.ts: each write below an object never made refused as GitHub refuses it, nothing kept (${CASES.sent.length} passing)`,
+          operations: CASES.sent.map((one) => one.operation).sort(),
+        },
+        null,
+        2,
+      )}\n`;
+      if (process.env.MOCKPOINT_WRITE_EVIDENCE === '1') writeFileSync(EVIDENCE, evidence);
+      expect(readFileSync(EVIDENCE, 'utf8'), 'stale: MOCKPOINT_WRITE_EVIDENCE=1 rewrites it').toBe(evidence);
       console.log(
         `GitHub missing references (${store}): ${CASES.sent.length} writes refused, ${CASES.left.length} that make what they name left out`,
       );
