@@ -56,7 +56,11 @@ describe.each(['stripe', 'github'] as const)('the %s twin', (provider) => {
   it(`refuses every value the document forbids, keeping nothing (seed ${SEED})`, async () => {
     const { load } = await import('@mockpoint/twins');
     const { document, additions } = await load(provider);
-    const { daemon, name, root } = await twinDaemon(provider, 'memory');
+    // GitHub answers an object its path names that the twin does not hold (the fuzz's `issue_number`
+    // 1 on a fresh twin) before a value (`404`, twin-github-refusal-order.test.ts): with `unseen:
+    // "examples"` every object is there, and the value is what is refused.
+    const setting = provider === 'github' ? { unseen: 'examples' as const } : {};
+    const { daemon, name, root } = await twinDaemon(provider, 'memory', setting);
     const form = provider === 'stripe';
     const random = prng(SEED);
     const collections = async () => (await fetch(`${daemon.url}/api/endpoints/${name}/collections`)).text();

@@ -27,7 +27,6 @@ describe.each(TWIN_PLACES)('the node ids of what the GitHub twin makes (%s)', (p
     const { root } = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'app' };
-    const sha = 'a'.repeat(40);
 
     const made = (await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo })).data;
     const orgRepo = (await octokit.rest.repos.createInOrg({ org: 'acme', name: 'tools' })).data;
@@ -52,6 +51,14 @@ describe.each(TWIN_PLACES)('the node ids of what the GitHub twin makes (%s)', (p
     ).data;
     const deployment = (await octokit.rest.repos.createDeployment({ ...repo, ref: 'main' })).data as { id: number };
     const gist = (await octokit.rest.gists.create({ files: { 'a.txt': { content: 'x' } } })).data;
+    // A status is of a commit the repository holds: one a file's write makes.
+    const written = await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'README.md',
+      message: 'Add a README',
+      content: Buffer.from('# App').toString('base64'),
+    });
+    const sha = String(written.data.commit.sha);
     const status = (await octokit.rest.repos.createCommitStatus({ ...repo, sha, state: 'success' })).data;
     const check = (await octokit.rest.checks.create({ ...repo, name: 'ci', head_sha: sha })).data;
     const environment = (await octokit.rest.repos.createOrUpdateEnvironment({ ...repo, environment_name: 'prod' }))

@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { FlowError } from '@mockpoint/core/internal';
 import { invalid } from './lists.js';
 import type { RepoOperation } from './pushes.js';
 
@@ -22,18 +23,34 @@ function time(value: unknown): number {
   return Date.parse(String(value)) || 0;
 }
 
+/** GitHub's `422` of the repository's issue comments listed by a `sort`, `direction` or `since` it does not take. */
+export function commentsListRefused(
+  template: string,
+  method: string,
+  query: Record<string, unknown>,
+): FlowError | undefined {
+  if (template !== COMMENTS || method !== 'GET') return undefined;
+  const sort = text(query.sort);
+  if (sort !== undefined && sort !== 'created' && sort !== 'updated')
+    return invalid('IssueComment', 'sort', sort).error;
+  const direction = text(query.direction);
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
+    return invalid('IssueComment', 'direction', direction).error;
+  }
+  const since = text(query.since);
+  if (since !== undefined && Number.isNaN(Date.parse(since))) return invalid('IssueComment', 'since', since).error;
+  return undefined;
+}
+
 /** The repository's issue comments; `undefined`: not this list. */
 export const githubRepoComments: RepoOperation = async (matched, request, state, place) => {
   if (matched.op.template !== COMMENTS || matched.op.method !== 'GET') return undefined;
   const { query } = request;
+  const refused = commentsListRefused(COMMENTS, 'GET', query);
+  if (refused !== undefined) return { error: refused };
   const sort = text(query.sort);
-  if (sort !== undefined && sort !== 'created' && sort !== 'updated') return invalid('IssueComment', 'sort', sort);
   const direction = text(query.direction);
-  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
-    return invalid('IssueComment', 'direction', direction);
-  }
   const since = text(query.since);
-  if (since !== undefined && Number.isNaN(Date.parse(since))) return invalid('IssueComment', 'since', since);
   // Each issue's comments are kept under its own scope (`owner/repo/{n}`).
   const prefix = `${place.values.owner}/${place.values.repo}/`;
   let comments: Record<string, unknown>[] = [];

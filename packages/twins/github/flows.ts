@@ -15,6 +15,7 @@
 import type { FlowError, FlowKit, MatchedOperation, TwinFlows } from '@mockpoint/core/internal';
 import { checkRunRefused } from './checks.js';
 import { githubInvitations } from './collaborators.js';
+import { commentsListRefused } from './comments.js';
 import { contentsRootPaths } from './contents.js';
 import {
   githubHeaders,
@@ -45,6 +46,7 @@ import {
 } from './issues.js';
 import { labelColorKept, labelColorRefused, labelNameTaken } from './label-checks.js';
 import { githubList } from './lists.js';
+import { mergeMethodRefused } from './merges.js';
 import { nodeIdOf } from './node-ids.js';
 import { githubNotifications } from './notifications.js';
 import { githubOrgs, orgChangeRefused } from './orgs.js';
@@ -60,6 +62,9 @@ const ISSUES = '/repos/{owner}/{repo}/issues';
 const PULLS = '/repos/{owner}/{repo}/pulls';
 const ISSUE_LABELS = `${ISSUES}/{issue_number}/labels`;
 const LABELS = '/repos/{owner}/{repo}/labels';
+
+/** The collections the engine keeps for GitHub, whose objects a path names are looked up before its values. */
+const MISSING_FIRST = [...GITHUB_KEPT, '/repos/{owner}/{repo}/milestones'];
 
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
@@ -127,7 +132,8 @@ function invalidValue(template: string, param: string, keyword: string, message:
  * GitHub's own refusal of a request the document's constraints refuse too, answered in its words
  * first: a create missing what its resource needs (`check`: `Validation Failed`, `missing_field`),
  * a check run's `status` or `conclusion` (`Invalid request.\n\nFor 'properties/status', …`), a
- * lock's `lock_reason`, an organization's change it cannot take (`Validation Failed`, `invalid` on `Organization`), a list
+ * lock's `lock_reason`, a merge's `merge_method`, the `sort`, `direction` or `since` of a
+ * repository's issue comments, an organization's change it cannot take (`Validation Failed`, `invalid` on `Organization`), a list
  * parameter it does not take (`filter`, `state`, `sort`: `422` naming the value).
  */
 function refusesFirst(
@@ -135,7 +141,11 @@ function refusesFirst(
   method: string,
   params: { body: Record<string, unknown>; query: Record<string, unknown> },
 ): FlowError | undefined {
-  const own = checkRunRefused(template, params.body) ?? lockRefused(template, method, params.body);
+  const own =
+    checkRunRefused(template, params.body) ??
+    lockRefused(template, method, params.body) ??
+    mergeMethodRefused(template, method, params.body) ??
+    commentsListRefused(template, method, params.query);
   if (own !== undefined) return own;
   if (method === 'POST') return check(template, params.body);
   if (method === 'PATCH' && template === '/orgs/{org}') return orgChangeRefused(params.body);
@@ -208,6 +218,9 @@ export const githubFlows: TwinFlows = {
   tooLong,
   invalidValue,
   refusesFirst,
+  // An issue, pull request, milestone, label, comment, hook or release the path names that the twin
+  // does not hold: GitHub's 404 before a value's 422.
+  missingFirst: (template) => MISSING_FIRST.some((kept) => template.startsWith(`${kept}/{`)),
   // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).
   required: true,
   invalidStatus: 422,

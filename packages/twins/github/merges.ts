@@ -36,6 +36,21 @@ const METHODS: Readonly<Record<string, { setting: string; refusal: string }>> = 
   rebase: { setting: 'allow_rebase_merge', refusal: 'Rebase merges are not allowed on this repository.' },
 };
 
+/** GitHub's `422` of a merge whose `merge_method` is none of its three (`PUT …/pulls/{pull_number}/merge`). */
+export function mergeMethodRefused(
+  template: string,
+  method: string,
+  sent: Record<string, unknown>,
+): FlowError | undefined {
+  if (template !== MERGE || method !== 'PUT') return undefined;
+  const how = sent.merge_method ?? 'merge';
+  if (typeof how === 'string' && Object.hasOwn(METHODS, how)) return undefined;
+  const value = String(how).slice(0, 100);
+  return validationFailed('invalid', [
+    { resource: 'PullRequest', code: 'invalid', field: 'merge_method', value } as Record<string, unknown>,
+  ]);
+}
+
 function notAllowed(message: string): { error: FlowError } {
   return { error: { status: 405, type: 'invalid_request_error', message } };
 }
@@ -90,16 +105,10 @@ export const githubMerges: RepoOperation = async (matched, request, state, place
   if (pull === undefined) return undefined;
   if (method === 'GET') return pull.merged === true ? { status: 204 } : { error: NOT_FOUND };
   const sent = request.body;
-  const how = sent.merge_method ?? 'merge';
-  const allowed = typeof how === 'string' && Object.hasOwn(METHODS, how) ? METHODS[how] : undefined;
-  if (allowed === undefined) {
-    const value = String(how).slice(0, 100);
-    return {
-      error: validationFailed('invalid', [
-        { resource: 'PullRequest', code: 'invalid', field: 'merge_method', value } as Record<string, unknown>,
-      ]),
-    };
-  }
+  const refused = mergeMethodRefused(template, method, sent);
+  if (refused !== undefined) return { error: refused };
+  const how = String(sent.merge_method ?? 'merge');
+  const allowed = METHODS[how] as (typeof METHODS)[string];
   if (pull.merged === true || pull.state !== 'open') return notAllowed('Pull Request is not mergeable');
   if (pull.draft === true) return notAllowed('Pull Request is still a draft');
   if (place.repository?.[allowed.setting] === false) return notAllowed(allowed.refusal);

@@ -174,17 +174,21 @@ export async function branchesOf(
   return branches;
 }
 
-/** The branches of the repository kept as `scope` that point at `sha`, and the commit it is when the twin made it. */
+/**
+ * The branches of the repository kept as `scope` that point at `sha`, the commit it is when the
+ * twin made it, and whether any of its refs (a branch, a tag) points at it.
+ */
 export async function commitAt(
   state: FlowState,
   scope: string,
   sha: string,
-): Promise<{ branches: string[]; commit: PushedCommit | undefined }> {
+): Promise<{ branches: string[]; commit: PushedCommit | undefined; referenced: boolean }> {
   const refs = await refsOf(state, scope);
-  const branches = [...refs.values()]
-    .filter((record) => record.sha === sha && record.ref.startsWith('refs/heads/'))
+  const at = [...refs.values()].filter((record) => record.sha === sha);
+  const branches = at
+    .filter((record) => record.ref.startsWith('refs/heads/'))
     .map((record) => record.ref.slice('refs/heads/'.length));
-  return { branches, commit: commitOf(refs, sha) };
+  return { branches, commit: commitOf(refs, sha), referenced: at.length > 0 };
 }
 
 async function createRef(

@@ -1,8 +1,8 @@
 /**
  * A repository's commit statuses as GitHub keeps them (issue #73), per repository and SHA
  * (twin-own.ts): `POST …/statuses/{sha}` adds one (`state` one of error, failure, pending,
- * success; `context` "default" when none is sent; made by the authenticated user; a `sha` not
- * of 40 hex digits `422 No commit found for SHA`) and tells its
+ * success; `context` "default" when none is sent; made by the authenticated user; a `sha` of no
+ * commit the repository holds, in its history or at a ref, `422 No commit found for SHA`) and tells its
  * `status` event; `GET …/commits/{ref}/statuses` lists a ref's newest first, and
  * `GET …/commits/{ref}/status` combines them: the latest of each context, `failure` if one is an
  * error or a failure, else `pending` if one is pending or there are none, else `success`. A
@@ -14,6 +14,7 @@
 
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
+import { commitOf } from './history.js';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
@@ -58,6 +59,9 @@ function refused(field: string, code: string, message?: string): { error: FlowEr
 
 async function create(sha: string, body: Record<string, unknown>, state: FlowState, place: RepoPlace) {
   if (!/^[0-9a-f]{40}$/i.test(sha)) return noCommit(sha);
+  // A commit the repository holds: one of its history, or one a ref of it points at.
+  const { branches, commit, referenced } = await commitAt(state, place.scope, sha.toLowerCase());
+  if (!referenced && (await commitOf(state, place.scope, sha)) === undefined) return noCommit(sha);
   if (body.state === undefined || body.state === null) return refused('state', 'missing_field');
   if (!STATES.includes(String(body.state))) {
     return refused('state', 'custom', `state is not included in the list (${STATES.join(', ')})`);
@@ -81,7 +85,6 @@ async function create(sha: string, body: Record<string, unknown>, state: FlowSta
     creator: GITHUB_USER,
   };
   await state.keep(KIND, `${place.scope}:${id}`, { sha: at, status } satisfies StatusRecord);
-  const { branches, commit } = await commitAt(state, place.scope, at);
   const commitUrl = `${api}/commits/${at}`;
   const { creator: _, url: _url, node_id: _node, ...told } = status;
   state.emit({

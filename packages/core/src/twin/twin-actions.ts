@@ -22,6 +22,7 @@ import { previousAttributes } from './twin-previous.js';
 import { heldOrMissing, memberTarget, ownerOf, unseenOutside } from './twin-references.js';
 import { flowState } from './twin-state.js';
 import { scopeOf, storedOf, whichOf } from './twin-stored.js';
+import { unheldWrite } from './twin-unheld-writes.js';
 import { deleteOne } from './twin-writes.js';
 
 /** The operation for the collections, as the provider's own flows left it (twin-engine.ts's `owned`). */
@@ -174,6 +175,8 @@ export async function other(
   // An action on a member (a pull request's number below `issues/`) is not taken as one on the
   // host: refused, not answered from the example with nothing kept.
   if (owner !== undefined && matched.op.method !== 'GET') await heldOrMissing(twin, matched, owner, false);
+  // At an item, or below an object the twin never keeps, of one never made: the provider's 404.
+  if (owner === undefined) await unheldWrite(twin, matched);
   const example = exampleOfOperation(twin, matched);
   const own = twin.parts.flows?.outside?.(matched, example.value);
   if (own !== undefined) return jsonAnswer(example.status, own);

@@ -53,6 +53,7 @@ import { readOne, viewed, viewOf } from './twin-reads.js';
 import { expanding, rendered } from './twin-rendered.js';
 import { keyed, requestId, stamped } from './twin-request-ids.js';
 import { liveObjects } from './twin-stored.js';
+import { heldFirst } from './twin-unheld-writes.js';
 import { newestVersion, requestVersion } from './twin-versions.js';
 import { create, update } from './twin-writes.js';
 
@@ -232,6 +233,8 @@ export class TwinEngine {
         this.#parts.flows === undefined || this.#parts.flows.required === true,
       );
       if (params.problem !== undefined) {
+        // The object the path names first, where the provider answers so (GitHub's 404).
+        if (this.#parts.flows?.missingFirst?.(template) === true) await heldFirst(this.#twin, matched);
         // The provider's own refusals first (its words: its flows', a webhook target's), else the document's.
         const own = this.#parts.flows?.refusesFirst?.(template, request.method, params);
         if (own !== undefined) throw new Refusal(own);

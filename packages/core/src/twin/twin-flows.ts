@@ -412,6 +412,14 @@ export interface TwinFlows {
     params: { body: Record<string, unknown>; query: Record<string, unknown> },
   ): FlowError | undefined;
   /**
+   * Whether the provider answers an object the path of an operation of `template` names that the
+   * twin does not hold (its 404) before a value the document's constraints refuse, and before
+   * {@link refusesFirst} (GitHub's lock of an issue never made with a bad `lock_reason`: `404`, not
+   * `422`); only for objects the twin's collections keep (what the flows keep apart answers as they do).
+   * @default none: the values first (Stripe's `400` before its `resource_missing`)
+   */
+  missingFirst?(template: string): boolean;
+  /**
    * The extension by which the provider's document marks an enum the provider keeps adding to
    * after the document was written (Stripe's `x-stripeBypassValidation`): a value outside it is
    * taken (twin-open-enums.ts). @default none: every enum closed
