@@ -10,7 +10,7 @@ export default mergeConfig(
       // Every check of every runtime runs at once, so the 15 s hold and the 12 s
       // delay overlap the rest instead of adding up.
       maxConcurrency: 100,
-      testTimeout: 60_000,
+      testTimeout: 120_000,
       hookTimeout: 90_000,
     },
   }),

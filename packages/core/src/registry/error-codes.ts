@@ -430,7 +430,7 @@ export const ERRORS = {
     fix: 'send a smaller schema, or raise `MOCKPOINT_MAX_GRAPHQL_SCHEMA_BYTES`',
   },
   BODY_TOO_LARGE: {
-    when: "the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too), on every route: the API, `/api/mcp` (a JSON-RPC error), and `/endpoint/{name}` whatever answers it (a twin in its provider's error JSON, an `mcp` route as a JSON-RPC error), nothing of it kept; an admin API body is read and dropped to its end (up to 64 MiB past the limit, for at most 2 s) before the 413, so the client reads it",
+    when: "the body is over `MOCKPOINT_MAX_BODY_BYTES` (checked while streaming, not only from Content-Length; after decoding too), on every route: the API, `/api/mcp` (a JSON-RPC error), and `/endpoint/{name}` whatever answers it (a twin in its provider's error JSON, an `mcp` route as a JSON-RPC error), nothing of it kept; an admin API body is read and dropped to its end (up to 64 MiB past the limit, for at most 2 s) before the 413, so the client reads it; past that bound the 413 is sent and the connection closed, and a client that reads only once it has sent (Node's `http`) may see the connection reset (EPIPE) instead",
     fix: 'send less, or raise `MOCKPOINT_MAX_BODY_BYTES`',
   },
   URI_TOO_LONG: {

@@ -169,8 +169,9 @@ const tableReads = (table: RouteTable | null): BodyReads =>
  * call is answered by `grpc` routes only (`RouteTable.select`), which match and
  * render its decoded messages, not its bytes: none of it.
  */
-export function routesRead({ endpoints }: PipelineParts, name: string, kind: ExchangeKind): Maybe<BodyReads> {
-  if (kind === 'call') return 'first-bytes';
+export function routesRead({ endpoints }: PipelineParts, name: string, reading: ExchangeKind): Maybe<BodyReads> {
+  // (`reading`, not `kind`: `call` is an answer kind too, dispatched on in one place only.)
+  if (reading === 'call') return 'first-bytes';
   const table = endpoints.routeTables.get(name);
   return table === undefined ? endpoints.routeTable(name).then(tableReads) : tableReads(table);
 }
