@@ -29,31 +29,22 @@ const REPO = 'missing84';
 /** A commit SHA no repository of the twin holds. */
 const NO_SHA = 'f'.repeat(40);
 
+/** GitHub's refusal `status` in its own `message`, with the documentation link its 404 carries. */
+const said = (status: number, message: string) => ({
+  status,
+  body: { message, documentation_url: NOT_FOUND.documentation_url },
+});
+
 /** GitHub's answer where it is not the plain 404, by operation, with why. */
 const ANSWERS: Record<string, { status: number; body?: Record<string, unknown> }> = {
   // A git ref never made: GitHub's own words, `422` (as `git.updateRef` and `git.deleteRef` answer).
-  'PATCH /repos/{owner}/{repo}/git/refs/{ref}': {
-    status: 422,
-    body: { message: 'Reference does not exist', documentation_url: NOT_FOUND.documentation_url },
-  },
-  'DELETE /repos/{owner}/{repo}/git/refs/{ref}': {
-    status: 422,
-    body: { message: 'Reference does not exist', documentation_url: NOT_FOUND.documentation_url },
-  },
+  'PATCH /repos/{owner}/{repo}/git/refs/{ref}': said(422, 'Reference does not exist'),
+  'DELETE /repos/{owner}/{repo}/git/refs/{ref}': said(422, 'Reference does not exist'),
   // A status of a commit the repository does not hold: `422 No commit found for SHA`.
-  'POST /repos/{owner}/{repo}/statuses/{sha}': {
-    status: 422,
-    body: { message: `No commit found for SHA: ${NO_SHA}`, documentation_url: NOT_FOUND.documentation_url },
-  },
+  'POST /repos/{owner}/{repo}/statuses/{sha}': said(422, `No commit found for SHA: ${NO_SHA}`),
   // A branch never made, in GitHub's words.
-  'PUT /repos/{owner}/{repo}/branches/{branch}/protection': {
-    status: 404,
-    body: { message: 'Branch not found', documentation_url: NOT_FOUND.documentation_url },
-  },
-  'DELETE /repos/{owner}/{repo}/branches/{branch}/protection': {
-    status: 404,
-    body: { message: 'Branch not found', documentation_url: NOT_FOUND.documentation_url },
-  },
+  'PUT /repos/{owner}/{repo}/branches/{branch}/protection': said(404, 'Branch not found'),
+  'DELETE /repos/{owner}/{repo}/branches/{branch}/protection': said(404, 'Branch not found'),
   // Removing one who is no collaborator: `204` all the same (GitHub documents no 404 for it).
   'DELETE /repos/{owner}/{repo}/collaborators/{username}': { status: 204 },
 };
