@@ -7,6 +7,7 @@
 
 import type { ProviderTrigger, TwinProvider } from '@mockpoint/core/internal';
 import { GITHUB } from './fixtures.js';
+import { GITHUB_USER } from './issues.js';
 import { githubFlows } from './flows.js';
 
 /** `owner/name` as GitHub names them: neither `.` nor `..`. */
@@ -23,7 +24,15 @@ const trigger: ProviderTrigger = {
       default: 'octocat/hello-world',
     },
   },
-  words: ({ repo = '' }, unique) => ({ repo, owner: repo.split('/')[0] ?? '', label: `triage-${unique}` }),
+  words: ({ repo = '' }, unique) => {
+    const [owner = '', name = ''] = repo.split('/');
+    // Where the repository is made when the twin holds none: the user's own, or an organization's.
+    const repos = owner.toLowerCase() === GITHUB_USER.login ? 'user/repos' : `orgs/${owner}/repos`;
+    return { repo, owner, name, repos, label: `triage-${unique}` };
+  },
+  // The repository the event is about, made as a user would before clicking (GitHub's `404` below
+  // one never made); one the twin holds already answers `422` and is left as it is.
+  before: [{ method: 'POST', path: '/{repos}', body: { name: '{name}' } }],
   // The commit a write made (`{sha}`), for the next step that names it.
   answered: (value) => {
     const commit = value.commit as { sha?: unknown } | null | undefined;

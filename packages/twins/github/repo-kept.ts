@@ -15,8 +15,6 @@ export interface RepoRecord {
   repository?: Record<string, unknown>;
   /** The full name its issues, refs and contents are kept under: its first. */
   scope?: string;
-  /** Made on the first write below it, its owner having none made explicitly. */
-  implied?: boolean;
   /** The full name a repository renamed from this one now has. */
   moved?: string;
   /** A repository deleted: the id it had, which no later one gets; its `scope` no later one takes. */

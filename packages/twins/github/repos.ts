@@ -3,11 +3,9 @@
  * made by `POST /user/repos` (the authenticated user's) and `POST /orgs/{org}/repos` (a second
  * of one full name `422 Repository creation failed.`), read, listed, updated, renamed (the old
  * name answering GitHub's redirect to the new one) and deleted, and the operations below a
- * repository (`/repos/{owner}/{repo}/…`) answered only where it exists, by this rule: an owner
- * none of whose repositories was made through the API has its repositories **implied** (made on
- * the first write below them, as `owner/repo` of the path), so issues made in a repository never
- * created go on working; an owner with one made explicitly has only those (GitHub's 404 for
- * another).
+ * repository (`/repos/{owner}/{repo}/…`) answered only where it exists: below one never made (or
+ * deleted) every request is GitHub's `404 Not Found` and nothing is kept (issue #84), unless the
+ * twin's `unseen` is `"examples"`.
  *
  * @module
  */
@@ -104,13 +102,12 @@ async function create(
   return { status: 201, body: planned.record.repository };
 }
 
-/** A repository as {@link create} would keep it (`implied`: one only a write below it makes), not kept yet. */
+/** A repository as {@link create} would keep it, not kept yet. */
 async function plan(
   state: FlowState,
   login: string,
   organization: boolean,
   sent: Record<string, unknown>,
-  implied = false,
 ): Promise<{ key: string; record: RepoRecord } | { error: FlowError }> {
   const name = nameOf(sent.name);
   if (name === '') {
@@ -131,7 +128,7 @@ async function plan(
   // a new one of that name gets its own.
   const taken = [...all.values()].some((one) => one.scope?.toLowerCase() === key);
   const scope = taken ? `${login}/${name}#${id}` : `${login}/${name}`;
-  return { key, record: { repository, scope, ...(implied ? { implied } : {}) } };
+  return { key, record: { repository, scope } };
 }
 
 /**
@@ -167,10 +164,9 @@ async function list(matched: MatchedOperation, sent: OwnRequest, state: FlowStat
   }));
   const { template } = matched.op;
   if (template === '/user/repos') {
-    // The user's own, and those it made in organizations: not those only implied by a write.
-    const own = repositories.filter(({ record }) => !record.implied || loginOf(record) === GITHUB_USER.login);
+    // The user's own, and those it made in organizations.
     return repositoryList(
-      own.map((one) => one.repository),
+      repositories.map((one) => one.repository),
       sent.query,
       { sort: 'full_name', type: 'all' },
     );
@@ -318,62 +314,29 @@ async function below(matched: MatchedOperation, sent: OwnRequest, state: FlowSta
   const { owner = '', repo = '' } = matched.values;
   const key = keyOf(owner, repo);
   const all = await records(state);
-  let record = all.get(key);
+  const record = all.get(key);
   if (record?.moved !== undefined) return redirect(matched, record.moved, sent.raw);
+  // GitHub's 404 below a repository never made (or deleted): nothing below it is read or kept.
+  // With `unseen: "examples"`, the document's example answers instead.
+  if (record?.repository === undefined) return state.examples ? undefined : { error: NOT_FOUND };
   const self = matched.op.template === REPO;
-  // A write below a repository not yet made implies it: kept before the write (whose events name
-  // it), and let go again when the write is refused. Never made by a client, it tells no
-  // `repository.created`: GitHub would have had it already.
-  let implied = false;
-  if (record?.repository === undefined) {
-    if (state.examples) return undefined;
-    const explicit = live(all).some((one) => !one.implied && loginOf(one) === owner.toLowerCase());
-    // A name GitHub never makes (its letters, digits, `.`, `-`, `_`) names no repository; a read
-    // below one deleted does not read what it held.
-    const deleted = [...all.values()].some((one) => one.deleted !== undefined && one.scope?.toLowerCase() === key);
-    if (self || explicit || !/^[A-Za-z0-9._-]{1,100}$/.test(repo)) return { error: NOT_FOUND };
-    if (deleted && matched.op.method === 'GET') return { error: NOT_FOUND };
-    if (matched.op.method !== 'GET') {
-      const planned = await plan(state, owner, false, { name: repo }, true);
-      if ('error' in planned) return planned;
-      await state.keep(REPOS, key, planned.record);
-      implied = true;
-      record = planned.record;
-    }
+  if (self) return own(matched, sent, state, key, record);
+  if (matched.op.template === `${REPO}/topics` && matched.op.method === 'PUT') {
+    return replaceTopics(sent.body, state, key, record);
   }
-  if (self) return record === undefined ? undefined : own(matched, sent, state, key, record);
-  if (matched.op.template === `${REPO}/topics` && matched.op.method === 'PUT' && record?.repository !== undefined) {
-    const answered = await replaceTopics(sent.body, state, key, record);
-    if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
-    return answered;
-  }
-  const scope = record?.scope ?? `${owner}/${repo}`;
+  const scope = record.scope ?? `${owner}/${repo}`;
   // The collections keep a renamed repository's items under its first name.
   const values = valuesOf(scope);
-  const place: RepoPlace = { scope: scope.toLowerCase(), values, repository: record?.repository };
+  const place: RepoPlace = { scope: scope.toLowerCase(), values, repository: record.repository };
   let answered: OwnAnswer | undefined;
   for (const operation of REPO_OPERATIONS) {
     answered = await operation(matched, sent, state, place);
     if (answered !== undefined) break;
   }
-  if (answered !== undefined) {
-    if (implied && 'error' in answered) await state.keep(REPOS, key, undefined);
-    // The collections' answer (a body taken in another form): the implied repository let go if they refuse it.
-    else if (implied && 'values' in answered) {
-      const { refused } = answered;
-      return {
-        ...answered,
-        refused: async () => {
-          await refused?.();
-          await state.keep(REPOS, key, undefined);
-        },
-      };
-    } else if ('values' in answered) return { ...answered, ...shownAt(record) };
-    else if (!('error' in answered)) await licenseKept(matched, state, key, place);
-    return answered;
-  }
-  if (implied) return { values, refused: () => state.keep(REPOS, key, undefined) };
-  return scope === `${owner}/${repo}` ? undefined : { values, ...shownAt(record) };
+  if (answered === undefined) return scope === `${owner}/${repo}` ? undefined : { values, ...shownAt(record) };
+  if ('values' in answered) return { ...answered, ...shownAt(record) };
+  if (!('error' in answered)) await licenseKept(matched, state, key, place);
+  return answered;
 }
 
 /**

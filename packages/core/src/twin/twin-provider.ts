@@ -50,6 +50,12 @@ export interface ProviderTrigger {
    * `{id}` and other members read (@default the answer), and words later steps name.
    */
   answered?(value: Record<string, unknown>): { object?: Record<string, unknown>; words?: Record<string, string> };
+  /**
+   * Calls made before every event's fixture, whose refusal stops nothing: what the event's objects
+   * live in, made where the twin does not hold it yet (a repository a new twin has none of); a
+   * refusal because it exists already is the expected answer then. @default none
+   */
+  before?: readonly FixtureStep[];
 }
 
 export interface TwinProvider {

@@ -291,6 +291,8 @@ export async function runTrigger(engine: TwinEngine, trigger: TriggerRequest): P
   const unique = engine.newId('').slice(0, 6).toLowerCase();
   const words: Record<string, string> = { ...provider?.trigger?.words?.(fields, unique), unique };
   if (steps !== undefined) {
+    // What the event's objects live in, made first where the twin holds none (a refusal is that it exists).
+    await runFixture(engine, provider?.trigger?.before ?? [], words, heard);
     const answers = await runFixture(engine, steps, words, heard);
     // Only what the flows made is sent: a fixture that did not make its event says so.
     if (!events.some((one) => one.type === type)) throw notMade(type, events, answers);

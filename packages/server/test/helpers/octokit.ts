@@ -18,3 +18,29 @@ export const rejection = (promise: Promise<unknown>) =>
 
 /** GitHub's answer to what does not exist, as {@link rejection} gives it. */
 export const GITHUB_NOT_FOUND = [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }];
+
+/** What {@link madeRepos} calls: an `Octokit`'s two ways of making a repository. */
+interface RepoMaker {
+  rest: {
+    repos: {
+      createForAuthenticatedUser(params: { name: string }): Promise<{ status: number }>;
+      createInOrg(params: { org: string; name: string }): Promise<{ status: number }>;
+    };
+  };
+}
+
+/**
+ * Makes each `owner/name` as a user would before writing below it (GitHub, and the twin, answer
+ * `404` below a repository never made): `octocat`'s as the authenticated user's own, another
+ * owner's in that organization.
+ */
+export async function madeRepos(octokit: RepoMaker, ...names: string[]): Promise<void> {
+  for (const full of names) {
+    const [owner = '', name = ''] = full.split('/');
+    const made =
+      owner.toLowerCase() === 'octocat'
+        ? await octokit.rest.repos.createForAuthenticatedUser({ name })
+        : await octokit.rest.repos.createInOrg({ org: owner, name });
+    if (made.status !== 201) throw new Error(`${full} was not made: ${made.status}`);
+  }
+}
