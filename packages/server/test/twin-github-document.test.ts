@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { Octokit } from '@octokit/rest';
 import { expect, it } from 'vitest';
 import { requestJson, useDaemons } from './helpers/daemon.js';
-import { QUIET_LOG } from './helpers/octokit.js';
+import { madeRepos, QUIET_LOG } from './helpers/octokit.js';
 import { twinDaemon } from './helpers/twin.js';
 
 useDaemons();
@@ -123,6 +123,7 @@ it('answers GitHub operations beyond issues, pulls and hooks as GitHub does (oct
   const { root } = await twinDaemon('github', 'level');
   const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
   const repo = { owner: 'octo', repo: 'app' };
+  await madeRepos(octokit, 'octo/app');
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => 'answered',
@@ -130,7 +131,8 @@ it('answers GitHub operations beyond issues, pulls and hooks as GitHub does (oct
     );
   // An object the twin never made: GitHub's 404.
   const unknown: Record<string, () => Promise<unknown>> = {
-    'orgs.get': () => octokit.rest.orgs.get({ org: 'octo' }),
+    // (`octo` is known once a repository is made in it.)
+    'orgs.get': () => octokit.rest.orgs.get({ org: 'octo-none' }),
     'repos.getContent': () => octokit.rest.repos.getContent({ ...repo, path: 'docs/README.md' }),
     'git.getRef': () => octokit.rest.git.getRef({ ...repo, ref: 'heads/main' }),
     'repos.getCombinedStatusForRef': () => octokit.rest.repos.getCombinedStatusForRef({ ...repo, ref: 'main' }),
@@ -146,7 +148,10 @@ it('answers GitHub operations beyond issues, pulls and hooks as GitHub does (oct
   ]);
   // A list of nothing the twin wrote: empty, or search's envelope with nothing in it.
   expect((await octokit.rest.repos.listReleases(repo)).data).toEqual([]);
-  expect((await octokit.rest.repos.listCollaborators(repo)).data).toEqual([]);
+  // The one who made the repository is its one collaborator, an admin.
+  expect((await octokit.rest.repos.listCollaborators(repo)).data.map((one) => [one.login, one.role_name])).toEqual([
+    ['octocat', 'admin'],
+  ]);
   expect((await octokit.rest.search.issuesAndPullRequests({ q: 'is:issue bug' })).data).toEqual({
     total_count: 0,
     incomplete_results: false,
@@ -187,7 +192,23 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
   // The document's operations and the twin's own five: the root directory at `…/contents` and `…/contents/`,
   // and the refs GitHub answers beside its description: `GET …/git/refs`, `…/git/refs/`, `…/git/refs/{ref}`.
   expect(twin.body).toMatchObject({ operations: operations.length + 5 });
-  const answers = await sendEach(root, operations);
+  // The repository every path below `/repos/{owner}/{repo}` names (`owner1/repo1`), made first:
+  // below one never made, every operation is GitHub's 404.
+  const made = await fetch(`${root}/orgs/owner1/repos`, {
+    method: 'POST',
+    headers: { authorization: 'token ghp_1', 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'repo1' }),
+  });
+  expect(made.status).toBe(201);
+  // Its own DELETE last, so the rest are answered below it.
+  const removal = (operation: readonly [string, string]) => operation.join(' ') === 'delete /repos/{owner}/{repo}';
+  const answers = [
+    ...(await sendEach(
+      root,
+      operations.filter((one) => !removal(one)),
+    )),
+    ...(await sendEach(root, operations.filter(removal))),
+  ];
   expect(answers.filter((answer) => answer.body.includes('Unrecognized request URL'))).toEqual([]);
   // Each is answered, or refused in GitHub's form: 404 Not Found for what the twin never made
   // (a comment below an issue never made included), 422 for a create of what it keeps without the

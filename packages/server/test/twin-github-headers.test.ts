@@ -11,7 +11,7 @@ import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 import { requestJson } from './helpers/daemon.js';
-import { QUIET_LOG } from './helpers/octokit.js';
+import { madeRepos, QUIET_LOG } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -36,6 +36,8 @@ describe("the GitHub twin's headers", () => {
     const { root } = await twinDaemon('github', 'memory');
     const octokit = new Octokit({ auth: 'ghp_headers', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octo', repo: 'app' };
+    // Made with another token, so this one's count starts below.
+    await madeRepos(new Octokit({ auth: 'ghp_maker', baseUrl: root, log: QUIET_LOG }), 'octo/app');
     const before = Math.floor(Date.now() / 1000);
     const made = await octokit.rest.issues.create({ ...repo, title: 'Crash' });
     const read = await octokit.rest.issues.get({ ...repo, issue_number: made.data.number });
@@ -105,6 +107,7 @@ describe("the GitHub twin's headers", () => {
     expect(put.status).toBe(200);
     const octokit = new Octokit({ auth: 'ghp_small', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octo', repo: 'app' };
+    await madeRepos(new Octokit({ auth: 'ghp_maker', baseUrl: root, log: QUIET_LOG }), 'octo/app');
     for (let i = 0; i < 3; i++) await octokit.rest.issues.listForRepo(repo);
     const refused = await refusal(octokit.rest.issues.listForRepo(repo));
     expect(refused.status).toBe(403);
@@ -143,6 +146,7 @@ describe.each(['level', 'redis'] as const)("the GitHub twin's deliveries (%s)", 
     const second = await hookReceiver();
     try {
       const repo = { owner: 'octo', repo: 'app' };
+      await madeRepos(octokit, 'octo/app');
       const secret = 'It is a secret to everybody';
       const hook = await octokit.rest.repos.createWebhook({
         ...repo,

@@ -188,7 +188,7 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
     expect(kept.html_url).toBe(`https://github.com/octocat/${old.repo}/issues/${before.number}`);
   });
 
-  it('makes issues only in repositories that exist, implying those of an owner that made none', async () => {
+  it('makes issues only in repositories that exist, and answers 404 below one never made', async () => {
     const org = `made-${place}`;
     await octokit.rest.repos.createInOrg({ org, name: 'app' });
     const issue = await octokit.rest.issues.create({ owner: org, repo: 'app', title: 'Kept' });
@@ -222,21 +222,28 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
       owner: repos.data.owner,
     });
 
-    // An owner that made none: the repository is implied by the first write, and then read.
-    const owner = `implied-${place}`;
-    expect(await failure(octokit.rest.repos.get({ owner, repo: 'tool' }))).toEqual([404, NOT_FOUND]);
-    // A write refused (no title; a ref git refuses) implies nothing: the repository is still 404.
-    const untitled = octokit.request('POST /repos/{owner}/{repo}/issues' as string, { owner, repo: 'tool' });
-    expect((await failure(untitled))[0]).toBe(422);
-    const badRef = octokit.rest.git.createRef({ owner, repo: 'tool', ref: 'refs/heads/a..b', sha: SHA_A });
-    expect((await failure(badRef))[0]).toBe(422);
-    expect(await failure(octokit.rest.repos.get({ owner, repo: 'tool' }))).toEqual([404, NOT_FOUND]);
-    await octokit.rest.issues.create({ owner, repo: 'tool', title: 'First' });
-    const implied = await octokit.rest.repos.get({ owner, repo: 'tool' });
-    expect(implied.data).toMatchObject({ name: 'tool', full_name: `${owner}/tool`, owner: { login: owner } });
-    // A name GitHub never makes names no repository: nothing is implied by a write below it.
-    const odd = octokit.rest.issues.create({ owner, repo: 'a:b', title: 'Odd' });
-    expect(await failure(odd)).toEqual([404, NOT_FOUND]);
+    // A repository never made: every request below it is GitHub's 404 (the missing repository
+    // before a body's fault), and nothing a write sent is kept — not the repository either.
+    const owner = `never-${place}`;
+    const never = { owner, repo: 'tool' };
+    const refusals = [
+      () => octokit.rest.repos.get(never),
+      () => octokit.rest.issues.listForRepo(never),
+      () => octokit.rest.issues.create({ ...never, title: 'First' }),
+      () => octokit.request('POST /repos/{owner}/{repo}/issues' as string, never),
+      () => octokit.rest.git.createRef({ ...never, ref: 'refs/heads/a..b', sha: SHA_A }),
+      () => octokit.rest.issues.createLabel({ ...never, name: 'bug', color: 'd73a4a' }),
+      () => octokit.rest.repos.createWebhook({ ...never, config: { url: 'http://127.0.0.1:9/hook' } }),
+      // A target GitHub never sends to, refused at a repository held: the missing repository first.
+      () => octokit.rest.repos.createWebhook({ ...never, config: { url: 'file:///etc/passwd' } }),
+      () => octokit.rest.issues.create({ owner, repo: 'a:b', title: 'Odd' }),
+    ];
+    for (const refused of refusals) expect(await failure(refused())).toEqual([404, NOT_FOUND]);
+    expect(await failure(octokit.rest.repos.get(never))).toEqual([404, NOT_FOUND]);
+    expect((await octokit.rest.repos.listForOrg({ org: owner })).data).toEqual([]);
+    // Made, it is written to as any other.
+    await octokit.rest.repos.createInOrg({ org: owner, name: 'tool' });
+    expect((await octokit.rest.issues.create({ ...never, title: 'First' })).data.number).toBe(1);
   });
 
   it('keeps git refs by name: create, read, match, update, delete', async () => {

@@ -23,6 +23,7 @@ describe.each(TWIN_PLACES)("the authenticated user's issues (%s)", (place) => {
     const app = { owner: 'octo', repo: 'app' };
     await octokit.rest.repos.createForAuthenticatedUser({ name: alpha.repo });
     await octokit.rest.repos.createInOrg({ org: tools.owner, name: tools.repo });
+    await octokit.rest.repos.createInOrg({ org: app.owner, name: app.repo });
     // Made in the order listed, so that two made in one millisecond keep that order too.
     await octokit.rest.issues.create({ ...alpha, title: 'A1', labels: ['bug'], assignees: ['octocat'] });
     await octokit.rest.issues.create({ ...alpha, title: 'A2' });
@@ -32,7 +33,7 @@ describe.each(TWIN_PLACES)("the authenticated user's issues (%s)", (place) => {
       .data;
     await octokit.rest.issues.update({ ...tools, issue_number: t1.number, state: 'closed' });
     await octokit.rest.issues.create({ ...tools, title: 'T2', assignees: ['octocat'] });
-    // A repository a write implied (its owner made none): the user writes to it too.
+    // A third repository, of another organization: the user writes to it too.
     await octokit.rest.issues.create({ ...app, title: 'O1', assignees: ['octocat'] });
 
     // By default: assigned to the user, open, newest first; each with its repository.

@@ -7,7 +7,7 @@ import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
 import { requestJson, startDaemon } from './helpers/daemon.js';
-import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, madeRepos, QUIET_LOG, rejection } from './helpers/octokit.js';
 import {
   exampleKeys,
   hookReceiver,
@@ -42,6 +42,7 @@ it("asks for a token in GitHub's error shape, and answers a path it does not kno
 
 it('moves nothing by a key sent in a PATCH: an issue keeps its number, a milestone its number, a label its name', async () => {
   const { octokit, root } = await githubTwin(twinDaemon('github', 'memory'));
+  await madeRepos(octokit, 'octo/app');
   const repo = { owner: 'octo', repo: 'app' };
   await octokit.rest.issues.create({ ...repo, title: 'One' });
   await octokit.rest.issues.createMilestone({ ...repo, title: 'v1' });
@@ -116,6 +117,7 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
   const note = daemon.notes.find((line) => line.startsWith('github served at '));
   expect(note, daemon.startLine).toBeDefined();
   const octokit = new Octokit({ auth: 'ghp_1', baseUrl: (note as string).slice('github served at '.length) });
+  await madeRepos(octokit, 'octo/app');
   const issue = await octokit.rest.issues.create({ owner: 'octo', repo: 'app', title: 'At start' });
   expect(issue.data).toMatchObject({ number: 1, title: 'At start' });
   expect((await requestJson(`${daemon.url}/api/endpoints/github/twin`)).body).toMatchObject({ provider: 'github' });
@@ -127,8 +129,11 @@ it('--twin github=0 makes the twin at start and serves it at a port of its own',
     404,
     { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
   ]);
-  const listed = await octokit.rest.issues.listForRepo({ owner: 'octo', repo: 'other' });
-  expect(listed.data).toEqual([]);
+  // Below a repository never made, GitHub's 404 too: nothing is listed, nothing written is kept.
+  const elsewhere = { owner: 'octo', repo: 'other' };
+  expect(await rejection(octokit.rest.issues.listForRepo(elsewhere))).toEqual(GITHUB_NOT_FOUND);
+  expect(await rejection(octokit.rest.issues.create({ ...elsewhere, title: 'Lost' }))).toEqual(GITHUB_NOT_FOUND);
+  expect(await rejection(octokit.rest.repos.get(elsewhere))).toEqual(GITHUB_NOT_FOUND);
 });
 
 describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place) => {
@@ -137,6 +142,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it('numbers issues per repository, keeps them exact, updates, closes and reopens them', async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/app', 'octo/other');
     const repo = { owner: 'octo', repo: 'app' };
     const first = await octokit.rest.issues.create({ ...repo, title: 'Crash on start', body: 'It crashes.' });
     expect(first.status).toBe(201);
@@ -197,6 +203,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it('filters, orders and pages issues as GitHub does, with a Link header keeping every filter that octokit.paginate follows', async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/many');
     const repo = { owner: 'octo', repo: 'many' };
     // 36 issues: every third closed (12), every fourth labeled bug and ui, every other one bug.
     const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -238,6 +245,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it('keeps labels by name, refuses a second of one name with 422, and answers 404 for one deleted', async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/app');
     const repo = { owner: 'octo', repo: 'app' };
     // A label the twin never saw is GitHub's 404.
     const never = await octokit.rest.issues.getLabel({ ...repo, name: 'wontfix' }).catch((e) => e);
@@ -270,6 +278,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it("renames a label by new_name, its URL with it, the old name GitHub's 404; made as GitHub makes one", async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/app');
     const repo = { owner: 'octo', repo: 'app' };
     const made = (await octokit.rest.issues.createLabel({ ...repo, name: 'needs triage', color: 'ff0000' })).data;
     expect(made).toMatchObject({
@@ -317,6 +326,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it('numbers milestones per repository and lists them by state, due first', async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/app', 'octo/other');
     const repo = { owner: 'octo', repo: 'app' };
     const later = (await octokit.rest.issues.createMilestone({ ...repo, title: 'v2', due_on: '2031-01-01T00:00:00Z' }))
       .data;
@@ -368,6 +378,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it('opens and closes pull requests, numbered with the issues of their repository and listed among them', async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/app', 'octo/other');
     const repo = { owner: 'octo', repo: 'app' };
     await octokit.rest.issues.create({ ...repo, title: 'One' });
     await octokit.rest.issues.create({ ...repo, title: 'Two' });
@@ -428,6 +439,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it('keeps comments per issue, and labels added to an issue on it', async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/app');
     const repo = { owner: 'octo', repo: 'app' };
     await octokit.rest.issues.create({ ...repo, title: 'One' });
     await octokit.rest.issues.create({ ...repo, title: 'Two' });
@@ -503,6 +515,7 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
 
   it("sends each change to the repository's hooks as GitHub's event, verified by @octokit/webhooks", async () => {
     const { octokit } = await githubTwin(twins());
+    await madeRepos(octokit, 'octo/app', 'octo/elsewhere');
     const hooks = await hookReceiver();
     const other = await hookReceiver();
     try {

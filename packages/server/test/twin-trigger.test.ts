@@ -12,6 +12,7 @@ import { Webhooks } from '@octokit/webhooks';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { requestJson, runCli } from './helpers/daemon.js';
+import { madeRepos, QUIET_LOG } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, sharedTwinDaemon, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -120,6 +121,22 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
     }
   });
 
+  it('makes the repository a GitHub event is about first, where the twin holds none, once', async () => {
+    const { daemon, name, root } = await twinDaemon('github', await twinRedis.store(store));
+    const octokit = new Octokit({ auth: 'ghp_1', baseUrl: root, log: QUIET_LOG });
+    const client = createClient({ baseUrl: daemon.url });
+    const types = async (repo: string) =>
+      (await client.triggerTwin(name, { event: 'issues.opened', repo })).events.map((one) => one.type);
+    // An organization's (made as `POST /orgs/{org}/repos` makes it), then the user's own.
+    expect(await types('octo/fresh')).toEqual(['repository.created', 'issues.opened']);
+    expect(await types('octo/fresh')).toEqual(['issues.opened']);
+    expect(await types('octocat/mine')).toEqual(['repository.created', 'issues.opened']);
+    expect((await octokit.rest.repos.get({ owner: 'octo', repo: 'fresh' })).data.owner.type).toBe('Organization');
+    expect((await octokit.rest.repos.get({ owner: 'octocat', repo: 'mine' })).data.owner.type).toBe('User');
+    const issues = await octokit.rest.issues.listForRepo({ owner: 'octo', repo: 'fresh' });
+    expect(issues.data.map((issue) => issue.number)).toEqual([2, 1]);
+  });
+
   it("sends GitHub's events to the repository's hooks and --to, verified by @octokit/webhooks", async () => {
     const { daemon, name, root } = await twinDaemon('github', await twinRedis.store(store));
     const quiet = () => undefined;
@@ -133,6 +150,7 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
     try {
       const secret = 'It is a secret to everybody';
       const repo = { owner: 'octo', repo: 'app' };
+      await madeRepos(octokit, 'octo/app');
       await octokit.rest.repos.createWebhook({ ...repo, config: { url: hooks.url, secret }, events: ['*'] });
       const client = createClient({ baseUrl: daemon.url });
       // Without --secret, `to` is signed with the secret of the repository's hook to that URL.
@@ -151,7 +169,7 @@ describe.each(['level', 'redis'] as const)('mockpoint trigger (%s)', (store) => 
       // and the branch each pull_request fixture makes first (GitHub refuses a head it does not hold): create and push.
       await hooks.until(10);
       const verifier = new Webhooks({ secret });
-      // Every payload's repository is the one the hook's create implied (the ping's too), as kept.
+      // Every payload's repository is the one made first (the ping's too), as kept.
       const kept = (await octokit.rest.repos.get(repo)).data;
       for (const { body, headers } of hooks.received) {
         expect(await verifier.verify(body, String(headers['x-hub-signature-256']))).toBe(true);

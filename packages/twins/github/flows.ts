@@ -54,7 +54,7 @@ import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './pay
 import { pullCreating, pullUpdateRefused } from './pulls.js';
 import { notSupplied, refsListPaths } from './refs.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
-import { githubRepos } from './repos.js';
+import { githubRepos, repositoryUnheld } from './repos.js';
 import { githubSearch } from './search.js';
 import { githubUserIssues, isUserIssues, userIssuesRefused } from './user-issues.js';
 
@@ -221,6 +221,8 @@ export const githubFlows: TwinFlows = {
   // An issue, pull request, milestone, label, comment, hook or release the path names that the twin
   // does not hold: GitHub's 404 before a value's 422.
   missingFirst: (template) => MISSING_FIRST.some((kept) => template.startsWith(`${kept}/{`)),
+  // A repository never made: GitHub's 404 before anything the request sent is refused.
+  unheldOwn: repositoryUnheld,
   // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).
   required: true,
   invalidStatus: 422,

@@ -52,6 +52,7 @@ import { TwinRates } from './twin-rate-limit.js';
 import { readOne, viewed, viewOf } from './twin-reads.js';
 import { expanding, rendered } from './twin-rendered.js';
 import { keyed, requestId, stamped } from './twin-request-ids.js';
+import { flowState } from './twin-state.js';
 import { liveObjects } from './twin-stored.js';
 import { heldFirst } from './twin-unheld-writes.js';
 import { newestVersion, requestVersion } from './twin-versions.js';
@@ -233,15 +234,19 @@ export class TwinEngine {
         this.#parts.flows === undefined || this.#parts.flows.required === true,
       );
       if (params.problem !== undefined) {
-        // The object the path names first, where the provider answers so (GitHub's 404).
-        if (this.#parts.flows?.missingFirst?.(template) === true) await heldFirst(this.#twin, matched);
+        await this.#pathFirst(matched);
         // The provider's own refusals first (its words: its flows', a webhook target's), else the document's.
         const own = this.#parts.flows?.refusesFirst?.(template, request.method, params);
         if (own !== undefined) throw new Refusal(own);
         checkEndpoint(this.#twin, matched, params);
         throw params.problem;
       }
-      checkEndpoint(this.#twin, matched, params);
+      try {
+        checkEndpoint(this.#twin, matched, params);
+      } catch (error) {
+        await this.#pathFirst(matched);
+        throw error;
+      }
       const header = this.#parts.profile.idempotencyHeader;
       const key = header === undefined || request.method !== 'POST' ? undefined : request.header(header);
       if (key === undefined || key === '')
@@ -260,6 +265,18 @@ export class TwinEngine {
       if (refusal === undefined) throw error;
       return this.#stamped(errorAnswer(this.#twin, refusal), id);
     }
+  }
+
+  /**
+   * Refuses, as the provider does, a request whose path names what the twin does not hold, where
+   * the provider answers that before a value's refusal (GitHub's 404): what its own flows keep
+   * (a repository), then what the collections keep (an issue). Asked only once a value is refused.
+   */
+  async #pathFirst(matched: MatchedOperation): Promise<void> {
+    const flows = this.#parts.flows;
+    const unheld = await flows?.unheldOwn?.(matched, flowState(this.#twin));
+    if (unheld !== undefined) throw new Refusal(unheld);
+    if (flows?.missingFirst?.(matched.op.template) === true) await heldFirst(this.#twin, matched);
   }
 
   /** The provider's own form of a value's refusal (GitHub's `422`), if its flows have one. */
