@@ -6,13 +6,18 @@
  *
  * @module
  */
-import type { OwnOperation } from '@mockpoint/core/internal';
+import type { FlowState, MatchedOperation, OwnAnswer, OwnOperation } from '@mockpoint/core/internal';
 import type { RepoOperation } from './pushes.js';
 
-const MARKS = new Set(['/notifications', '/repos/{owner}/{repo}/notifications']);
+/** `PUT /notifications`: `205`; `undefined`: another operation. */
+export const githubNotifications: OwnOperation = async (matched, _sent, state) =>
+  marked(matched, state, '/notifications');
 
-/** `PUT` of either path: `205`; `undefined`: another operation. */
-export const githubNotifications: OwnOperation & RepoOperation = async (matched, _sent, state) => {
-  if (matched.op.method !== 'PUT' || !MARKS.has(matched.op.template) || state.examples) return undefined;
+/** `PUT /repos/{owner}/{repo}/notifications`, of a repository held (asked below it): `205`. */
+export const githubRepoNotifications: RepoOperation = async (matched, _sent, state) =>
+  marked(matched, state, '/repos/{owner}/{repo}/notifications');
+
+function marked(matched: MatchedOperation, state: FlowState, template: string): OwnAnswer | undefined {
+  if (matched.op.method !== 'PUT' || matched.op.template !== template || state.examples) return undefined;
   return { status: 205 };
-};
+}

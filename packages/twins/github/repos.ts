@@ -34,7 +34,7 @@ import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
 import { githubMilestoneIssues } from './milestone-issues.js';
-import { githubNotifications } from './notifications.js';
+import { githubRepoNotifications } from './notifications.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
 import { githubReleases } from './releases.js';
@@ -77,7 +77,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubEnvironments,
   githubSingulars,
   githubArchives,
-  githubNotifications,
+  githubRepoNotifications,
   githubPullUpdateBody,
 ];
 
