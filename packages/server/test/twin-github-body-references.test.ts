@@ -197,7 +197,6 @@ const PENDING: Record<string, string> = {
   [`POST ${P}/git/trees base_tree`]:
     'the Git database API keeps no trees (GitHub: 422 base_tree is not a valid tree oid)',
   [`PATCH ${P}/git/refs/{ref} sha`]: 'a ref may point at a commit the twin did not make (refs.ts)',
-  [`POST ${P}/pulls issue`]: 'an issue turned into a pull request is not checked',
   [`POST ${P}/pulls/{pull_number}/comments commit_id`]: 'review comments are answered from the example',
   [`POST ${P}/pulls/{pull_number}/comments in_reply_to`]: 'review comments are answered from the example',
   [`PUT ${P}/pulls/{pull_number}/merge-async sha`]: 'an asynchronous merge is answered from the example',

@@ -10,6 +10,8 @@
  *   on `base`), as its create (pulls.ts);
  * - a merge's `base` and `head` (`repos.merge`): a branch (the head a commit too), else GitHub's
  *   `404 Base does not exist` / `404 Head does not exist`;
+ * - the `issue` a new pull request is made of (`pulls.create`): an issue of the repository (not a pull
+ *   request), else `422 Validation Failed` (`invalid` on `issue`);
  * - the `reviewers` of a review request (`pulls.requestReviewers`): users who can be assigned (the
  *   owner, collaborators), else GitHub's `422 Reviews may only be requested from collaborators. …`.
  *
@@ -94,6 +96,21 @@ async function mergeBranches(
   return undefined;
 }
 
+/** A new pull request's `issue` naming no issue of the repository. */
+async function pullIssue(
+  state: FlowState,
+  place: RepoPlace,
+  sent: Record<string, unknown>,
+): Promise<{ error: FlowError } | undefined> {
+  if (sent.issue === undefined || sent.issue === null) return undefined;
+  const number = String(sent.issue);
+  const pulls = await state.objects(PULLS, place.values);
+  const issues = await state.objects(`${REPO}/issues`, place.values);
+  const held = (list: Record<string, unknown>[]) => list.some((one) => String(one.number) === number);
+  if (held(issues) && !held(pulls)) return undefined;
+  return { error: validationFailed('invalid', [{ resource: 'PullRequest', code: 'invalid', field: 'issue' }]) };
+}
+
 /** A review requested of one who is no collaborator (nor the owner). */
 async function reviewers(
   state: FlowState,
@@ -122,6 +139,7 @@ export const githubBodyChecks: RepoOperation = async (matched, request, state, p
   if (template === `${PULLS}/{pull_number}` && method === 'PATCH') {
     return pullBase(state, place, sent, matched.values.pull_number ?? '');
   }
+  if (template === PULLS && method === 'POST') return pullIssue(state, place, sent);
   if (template === `${REPO}/merges` && method === 'POST') return mergeBranches(state, place, sent);
   if (template === `${PULLS}/{pull_number}/requested_reviewers` && method === 'POST') {
     return reviewers(state, place, sent, matched.values.pull_number ?? '');
