@@ -21,6 +21,7 @@ import type {
 import { githubArchives } from './archives.js';
 import { githubAssets } from './assets.js';
 import { githubAssignees } from './assignees.js';
+import { githubBodyChecks } from './body-checks.js';
 import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
@@ -59,6 +60,7 @@ const REPO = '/repos/{owner}/{repo}';
 
 /** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
 const REPO_OPERATIONS: readonly RepoOperation[] = [
+  githubBodyChecks,
   githubRefs,
   githubCommits,
   githubMerges,
