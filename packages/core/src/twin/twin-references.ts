@@ -9,6 +9,7 @@
  *
  * @module
  */
+
 import type { Collections } from '../collections/collection-store.js';
 import { jsonAnswer, Refusal, type TwinAnswer } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
@@ -17,6 +18,7 @@ import { resolve, type Schema } from './twin-example.js';
 import type { FlowError } from './twin-flows.js';
 import type { MatchedOperation, TwinOperation, TwinResource } from './twin-operation.js';
 import { emptyList, namingParams, responseSchema } from './twin-outside.js';
+import { ownHolds } from './twin-own-probe.js';
 import { hasMembers, memberHolding, memberPicked } from './twin-related.js';
 import { type Stored, scopeOf, storedOf, whichOf } from './twin-stored.js';
 
@@ -81,6 +83,10 @@ export async function heldOrMissing(
   const read = await twin.parts.collections.get(twin.parts.name);
   const held = (await storedOf(twin, owner, read))?.some((item) => which(item) && !item.deleted) === true;
   if (held || (members && memberOf(twin, owner, which, read) !== undefined)) return;
+  // One the provider's own flows keep, not the collections (GitHub's branch): held where they answer its read.
+  const item = `${owner.template}/{${owner.idParam}}`;
+  const get = twin.parts.model.operations.find((op) => op.method === 'GET' && op.template === item);
+  if (get !== undefined && (await ownHolds(twin, { op: get, values: matched.values }))) return;
   throw new Refusal(missing(twin, owner, String(matched.values[owner.idParam])));
 }
 
