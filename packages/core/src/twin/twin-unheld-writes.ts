@@ -22,6 +22,7 @@ import type { Twin } from './twin-context.js';
 import type { FlowError, OwnRequest } from './twin-flows.js';
 import type { MatchedOperation } from './twin-operation.js';
 import { dryState, ownHolds } from './twin-own-probe.js';
+import { pathIndex } from './twin-path-index.js';
 import { heldOrMissing, missing, ownerOf } from './twin-references.js';
 
 /** Whether the document answers `operation` `201 Created`. */
@@ -50,8 +51,8 @@ export async function unheldWrite(twin: Twin, matched: MatchedOperation): Promis
   if (implied === undefined || twin.examples || method === 'GET') return;
   // Only below an implied object (`/repos/{owner}/{repo}/…`).
   if (!implied.some((param) => template.includes(`{${param}}/`))) return;
-  const model = twin.parts.model;
-  const item = model.resources.find((resource) => template === `${resource.template}/{${resource.idParam}}`);
+  const index = pathIndex(twin.parts.model);
+  const item = index.items.get(template);
   if (item !== undefined) {
     if (!implied.includes(item.idParam) && !creates(matched.op.operation))
       await heldOrMissing(twin, matched, item, false);
@@ -59,8 +60,8 @@ export async function unheldWrite(twin: Twin, matched: MatchedOperation): Promis
   }
   for (const parent of parentsOf(template)) {
     if (implied.includes(parent.param)) return;
-    const read = model.operations.find((op) => op.method === 'GET' && op.template === parent.path);
-    const kept = model.resources.some((resource) => parent.path === `${resource.template}/{${resource.idParam}}`);
+    const read = index.reads.get(parent.path);
+    const kept = index.items.has(parent.path);
     if (read === undefined || kept) continue;
     // One the provider's own flows keep (a branch, an environment): held where they answer its read.
     if (await ownHolds(twin, { op: read, values: matched.values })) return;
