@@ -72,7 +72,6 @@ const OWN_422 = [
   'get /search/repositories',
   'patch /repos/{owner}/{repo}/git/refs/{ref}',
   'post /orgs/{org}/repos',
-  'post /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
   'post /repos/{owner}/{repo}/check-runs',
   'post /repos/{owner}/{repo}/git/refs',
   'post /repos/{owner}/{repo}/hooks',
@@ -214,12 +213,11 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
   // (a comment below an issue never made included), 422 for a create of what it keeps without the
   // fields GitHub needs (`Validation Failed` with
   // its `errors`; a git ref's and a file's `Invalid request. "…" wasn't supplied.` and a change of
-  // a ref never made, `Reference does not exist`, a check run's, a status's of no commit, a
-  // workflow dispatch's without `ref`, without).
+  // a ref never made, `Reference does not exist`, a check run's, a status's of no commit,
+  // without; a workflow dispatch of no workflow file is its 404 first).
   const refused = answers.filter((answer) => answer.status >= 300);
   const unsupplied = [
     'post /repos/{owner}/{repo}/check-runs',
-    'post /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
     'post /repos/{owner}/{repo}/statuses/{sha}',
     'delete /repos/{owner}/{repo}/git/refs/{ref}',
     'patch /repos/{owner}/{repo}/git/refs/{ref}',
@@ -229,15 +227,17 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
   // An empty body where the document requires fields: GitHub's request schema refuses it, naming one
   // (`Invalid request.\n\n"name" wasn't supplied.`), unless GitHub's own answer for the resource comes first.
   const needs = requiredFields();
-  // Below an issue, pull request, comment, … the twin holds none of (7), GitHub's 404 comes before
-  // the body's refusal (twin-github-refusal-order.test.ts).
+  // Below an issue, pull request, comment, branch, runner, … the twin holds none of, GitHub's 404
+  // comes before the body's refusal (twin-github-refusal-order.test.ts, twin-github-missing-first.test.ts).
   const missingFirst = refused
     .filter((answer) => answer.status === 404 && needs.has(answer.operation))
     .map((answer) => answer.operation);
   expect(missingFirst).toContain('post /repos/{owner}/{repo}/issues/{issue_number}/comments');
   for (const answer of refused.filter((one) => missingFirst.includes(one.operation))) {
-    expect([answer.operation, JSON.parse(answer.body)]).toEqual([answer.operation, NOT_FOUND]);
-    expect(answer.operation).toMatch(/^\w+ \/repos\/\{owner\}\/\{repo\}\/(issues|pulls|releases)\/(comments\/)?\{/);
+    // A branch's protection in GitHub's words for the branch never made.
+    const said = answer.operation.endsWith('/branches/{branch}/protection') ? 'Branch not found' : NOT_FOUND.message;
+    expect([answer.operation, JSON.parse(answer.body)]).toEqual([answer.operation, { ...NOT_FOUND, message: said }]);
+    expect(answer.operation).toMatch(/^\w+ \/repos\/\{owner\}\/\{repo\}\/.*\{/);
   }
   for (const operation of missingFirst) needs.delete(operation);
   const own = new Set([...OWN_422, ...unsupplied]);

@@ -11,128 +11,12 @@
 // are the parity ledger's evidence (docs/parity/github-missing-references.json, checked here;
 // MOCKPOINT_WRITE_EVIDENCE=1 rewrites it).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { load } from '@mockpoint/twins';
 import { describe, expect, it } from 'vitest';
-import { resolved, validValue } from './helpers/constraint-cases.js';
-import { sampleOf } from './helpers/schema-sample.js';
+import { ANSWERS, CASES, NOT_FOUND } from './helpers/github-missing-cases.js';
 import { sharedTwinDaemon } from './helpers/twin.js';
-
-type Schema = Record<string, unknown>;
-
-const { document } = await load('github');
-const DOC = document as unknown as Schema & { paths: Record<string, Record<string, Schema>> };
 
 /** The parity ledger's evidence this test writes (with MOCKPOINT_WRITE_EVIDENCE=1) and checks. */
 const EVIDENCE = new URL('../../../docs/parity/github-missing-references.json', import.meta.url);
-const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' };
-const REPO = 'missing84';
-/** A commit SHA no repository of the twin holds. */
-const NO_SHA = 'f'.repeat(40);
-
-/** GitHub's refusal `status` in its own `message`, with the documentation link its 404 carries. */
-const said = (status: number, message: string) => ({
-  status,
-  body: { message, documentation_url: NOT_FOUND.documentation_url },
-});
-
-/** GitHub's answer where it is not the plain 404, by operation, with why. */
-const ANSWERS: Record<string, { status: number; body?: Record<string, unknown> }> = {
-  // A git ref never made: GitHub's own words, `422` (as `git.updateRef` and `git.deleteRef` answer).
-  'PATCH /repos/{owner}/{repo}/git/refs/{ref}': said(422, 'Reference does not exist'),
-  'DELETE /repos/{owner}/{repo}/git/refs/{ref}': said(422, 'Reference does not exist'),
-  // A status of a commit the repository does not hold: `422 No commit found for SHA`.
-  'POST /repos/{owner}/{repo}/statuses/{sha}': said(422, `No commit found for SHA: ${NO_SHA}`),
-  // A branch never made, in GitHub's words.
-  'PUT /repos/{owner}/{repo}/branches/{branch}/protection': said(404, 'Branch not found'),
-  'DELETE /repos/{owner}/{repo}/branches/{branch}/protection': said(404, 'Branch not found'),
-  // Removing one who is no collaborator: `204` all the same (GitHub documents no 404 for it).
-  'DELETE /repos/{owner}/{repo}/collaborators/{username}': { status: 204 },
-};
-
-/** A value of a path parameter that names nothing the twin holds. */
-function missingValue(name: string, schema: Schema): string {
-  if (schema.type === 'integer' || schema.type === 'number') return '98484';
-  if (name === 'sha' || name === 'commit_sha') return NO_SHA;
-  if (name === 'ref') return 'heads/nope-84';
-  if (name === 'path') return 'nope-84.md';
-  return 'nope-84';
-}
-
-/** A parameter with its `$ref` followed. */
-function parameter(raw: Schema): Schema {
-  if (typeof raw.$ref !== 'string') return raw;
-  const components = DOC.components as { parameters: Record<string, Schema> };
-  return components.parameters[raw.$ref.split('/').at(-1) as string] ?? {};
-}
-
-/**
- * Whether a write makes the object its path ends in (`PUT …/secrets/{secret_name}`, `PUT
- * …/collaborators/{username}`): a `PUT` at the repository's one parameter of its own whose
- * `operationId`, GitHub's, says it creates or adds (`actions/create-or-update-repo-secret`,
- * `repos/add-collaborator`). An environment's secret is below the environment, which must exist.
- */
-function makesWhatItNames(method: string, template: string, operation: Schema, names: readonly string[]): boolean {
-  if (method !== 'put' || !template.endsWith('}') || names.length !== 3) return false;
-  return /\/(create-or-update|add)-/.test(String(operation.operationId));
-}
-
-/**
- * A minimal valid body: its required fields (and those of its first `anyOf` / `oneOf` option), each
- * a value its constraints take, else the document's example of it.
- */
-async function bodyOf(operation: Schema): Promise<unknown> {
-  const content = (operation.requestBody as Schema | undefined)?.content as Record<string, Schema> | undefined;
-  const media = content?.['application/json'];
-  if (media === undefined) return undefined;
-  const schema = resolved(DOC, media.schema);
-  const whole = validValue(DOC, schema);
-  if (whole !== undefined || schema.properties === undefined) return whole ?? {};
-  const option = resolved(DOC, ((schema.anyOf ?? schema.oneOf ?? []) as unknown[])[0]);
-  const properties = schema.properties as Record<string, unknown>;
-  const body: Record<string, unknown> = {};
-  for (const name of [...((schema.required ?? []) as string[]), ...((option.required ?? []) as string[])]) {
-    body[name] = validValue(DOC, properties[name]) ?? (await sampleOf(DOC, properties[name], async () => undefined));
-  }
-  return body;
-}
-
-interface Case {
-  operation: string;
-  path: string;
-  body: unknown;
-}
-
-/** Every write below a repository whose path names another object, sent with a value it never made. */
-async function cases(): Promise<{ sent: Case[]; left: string[] }> {
-  const sent: Case[] = [];
-  const left: string[] = [];
-  for (const [template, item] of Object.entries(DOC.paths)) {
-    if (!template.startsWith('/repos/{owner}/{repo}/')) continue;
-    const names = [...template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
-    if (names.every((name) => name === 'owner' || name === 'repo')) continue;
-    for (const method of ['post', 'put', 'patch', 'delete']) {
-      const operation = item[method];
-      if (operation === undefined) continue;
-      const key = `${method.toUpperCase()} ${template}`;
-      if (makesWhatItNames(method, template, operation, names)) {
-        left.push(key);
-        continue;
-      }
-      const declared = [item.parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : []));
-      const params = (declared as Schema[]).map(parameter);
-      const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-        if (name === 'owner') return 'octocat';
-        if (name === 'repo') return REPO;
-        const param = params.find((one) => one.in === 'path' && one.name === name) ?? {};
-        return encodeURIComponent(missingValue(name, (param.schema ?? {}) as Schema));
-      });
-      sent.push({ operation: key, path, body: await bodyOf(operation) });
-    }
-  }
-  return { sent, left };
-}
-
-const CASES = await cases();
 const HEADERS = { authorization: 'Bearer ghp_missing84', 'content-type': 'application/json' };
 
 describe.each(['memory', 'level'] as const)(
@@ -156,7 +40,7 @@ describe.each(['memory', 'level'] as const)(
       ]) {
         expect(named).toContain(one);
       }
-      expect(CASES.left.sort()).toEqual([
+      expect(CASES.made.map((one) => one.operation).sort()).toEqual([
         'PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}',
         'PUT /repos/{owner}/{repo}/agents/secrets/{secret_name}',
         'PUT /repos/{owner}/{repo}/codespaces/secrets/{secret_name}',
@@ -207,7 +91,7 @@ describe.each(['memory', 'level'] as const)(
       if (process.env.MOCKPOINT_WRITE_EVIDENCE === '1') writeFileSync(EVIDENCE, evidence);
       expect(readFileSync(EVIDENCE, 'utf8'), 'stale: MOCKPOINT_WRITE_EVIDENCE=1 rewrites it').toBe(evidence);
       console.log(
-        `GitHub missing references (${store}): ${CASES.sent.length} writes refused, ${CASES.left.length} that make what they name left out`,
+        `GitHub missing references (${store}): ${CASES.sent.length} writes refused, ${CASES.made.length} that make what they name left out`,
       );
     });
   },

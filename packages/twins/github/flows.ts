@@ -63,9 +63,6 @@ const PULLS = '/repos/{owner}/{repo}/pulls';
 const ISSUE_LABELS = `${ISSUES}/{issue_number}/labels`;
 const LABELS = '/repos/{owner}/{repo}/labels';
 
-/** The collections the engine keeps for GitHub, whose objects a path names are looked up before its values. */
-const MISSING_FIRST = [...GITHUB_KEPT, '/repos/{owner}/{repo}/milestones'];
-
 /** The fields a create needs, by the collection's last path segment, and GitHub's resource name. */
 const REQUIRED: Record<string, { resource: string; fields: string[] }> = {
   issues: { resource: 'Issue', fields: ['title'] },
@@ -218,9 +215,9 @@ export const githubFlows: TwinFlows = {
   tooLong,
   invalidValue,
   refusesFirst,
-  // An issue, pull request, milestone, label, comment, hook or release the path names that the twin
-  // does not hold: GitHub's 404 before a value's 422.
-  missingFirst: (template) => MISSING_FIRST.some((kept) => template.startsWith(`${kept}/{`)),
+  // An object the path names below a repository that the twin does not hold (an issue, a label, a
+  // branch, a git ref, an environment, a runner …): GitHub's 404 before a value's 422.
+  missingFirst: (template) => /^\/repos\/\{owner\}\/\{repo\}\/.*\{/.test(template),
   // A repository never made: GitHub's 404 before anything the request sent is refused.
   unheldOwn: repositoryUnheld,
   // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).

@@ -290,7 +290,8 @@ export const githubRefs: RepoOperation = async (matched, request, state, place) 
   }
   if (template !== `${GIT}/refs/{ref}`) return undefined;
   if (method !== 'PATCH' && method !== 'DELETE') return undefined;
-  if (known === undefined) return refused('Reference does not exist');
+  // A ref never made: refused before a value is (flows.ts's `missingFirst`).
+  if (known === undefined) return { error: { ...refused('Reference does not exist').error, missing: true } };
   if (method === 'DELETE') {
     await state.keep(REFS, `${scope}:${name}`, undefined);
     await tellPush(state, place, { ref: name, before: known.sha });

@@ -51,6 +51,7 @@ import {
   valuesOf,
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
+import { githubSecrets } from './secrets.js';
 import { githubSingulars, repositoryLanguage, repositoryLicense } from './singulars.js';
 import { githubStatuses } from './statuses.js';
 import { urlPart } from './url-part.js';
@@ -77,6 +78,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubAssets,
   githubWorkflows,
   githubEnvironments,
+  githubSecrets,
   githubSingulars,
   githubArchives,
   githubRepoNotifications,

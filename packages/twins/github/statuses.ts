@@ -53,15 +53,20 @@ async function statusesAt(state: FlowState, scope: string, sha: string): Promise
   return all.map(([, record]) => record.status).reverse();
 }
 
+/** {@link noCommit} of the commit a path names: refused before a value is (flows.ts's `missingFirst`). */
+function missingCommit(ref: string): { error: FlowError } {
+  return { error: { ...noCommit(ref).error, missing: true } };
+}
+
 function refused(field: string, code: string, message?: string): { error: FlowError } {
   return { error: validationFailed(code, [{ resource: 'Status', code, field, ...(message ? { message } : {}) }]) };
 }
 
 async function create(sha: string, body: Record<string, unknown>, state: FlowState, place: RepoPlace) {
-  if (!/^[0-9a-f]{40}$/i.test(sha)) return noCommit(sha);
+  if (!/^[0-9a-f]{40}$/i.test(sha)) return missingCommit(sha);
   // A commit the repository holds: one of its history, or one a ref of it points at.
   const { branches, commit, referenced } = await commitAt(state, place.scope, sha.toLowerCase());
-  if (!referenced && (await commitOf(state, place.scope, sha)) === undefined) return noCommit(sha);
+  if (!referenced && (await commitOf(state, place.scope, sha)) === undefined) return missingCommit(sha);
   if (body.state === undefined || body.state === null) return refused('state', 'missing_field');
   if (!STATES.includes(String(body.state))) {
     return refused('state', 'custom', `state is not included in the list (${STATES.join(', ')})`);

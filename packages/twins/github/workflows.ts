@@ -69,10 +69,11 @@ async function dispatch(
   state: FlowState,
   place: RepoPlace,
 ): Promise<OwnAnswer> {
-  if (typeof body.ref !== 'string' || body.ref === '') return notSupplied(['ref']);
+  // The workflow its path names first, as GitHub answers: `404` before a `ref` refused.
   const path = `.github/workflows/${file}`;
   const bytes = /^[^/]+\.ya?ml$/.test(file) ? await fileBytes(state, place.scope, path) : undefined;
   if (bytes === undefined) return { error: NOT_FOUND };
+  if (typeof body.ref !== 'string' || body.ref === '') return notSupplied(['ref']);
   if (!/\bworkflow_dispatch\b/.test(new TextDecoder().decode(bytes))) {
     return unprocessable("Workflow does not have 'workflow_dispatch' trigger");
   }

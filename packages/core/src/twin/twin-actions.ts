@@ -28,6 +28,18 @@ import { deleteOne } from './twin-writes.js';
 /** The operation for the collections, as the provider's own flows left it (twin-engine.ts's `owned`). */
 export type OwnedOperation = MatchedOperation & { body?: Record<string, unknown>; refused?: () => Promise<void> };
 
+/** The request as the provider's own flows read it. */
+export function ownRequest(params: TwinParams, request: TwinRequest): OwnRequest {
+  return {
+    body: params.body,
+    query: params.query,
+    raw: request.query,
+    bytes: request.bytes ?? new TextEncoder().encode(request.body),
+    header: (name) => request.header(name),
+    root: request.root,
+  };
+}
+
 /**
  * What the provider's flows answer of what they keep themselves (twin-own.ts), else the
  * operation for the collections, its path's parameters as they keep its items (and the body
@@ -42,14 +54,7 @@ export async function owned(
 ): Promise<TwinAnswer | OwnedOperation> {
   const own = twin.parts.flows?.own;
   const changes: TwinChange[] = [];
-  const sent: OwnRequest = {
-    body: params.body,
-    query: params.query,
-    raw: request.query,
-    bytes: request.bytes ?? new TextEncoder().encode(request.body),
-    header: (name) => request.header(name),
-    root: request.root,
-  };
+  const sent = ownRequest(params, request);
   const answer = own === undefined ? undefined : await own(matched, sent, flowState(twin, changes));
   if (answer === undefined) return matched;
   // The events of what the flows changed, in the order they told them (none for a refusal).

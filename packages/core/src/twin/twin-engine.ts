@@ -29,7 +29,7 @@
  *
  * @module
  */
-import { deleteOrAct, listOrOwned, other, owned } from './twin-actions.js';
+import { deleteOrAct, listOrOwned, other, owned, ownRequest } from './twin-actions.js';
 import { TooBusy } from './twin-admission.js';
 import { type Asked, type EventHeard, Refusal, refusalOf, type TwinAnswer, type TwinRequest } from './twin-answer.js';
 import { checkAuth, credentialOf } from './twin-auth.js';
@@ -220,21 +220,10 @@ export class TwinEngine {
       const matched = this.#parts.model.match(request.method, request.path, request.query);
       if (matched === undefined) throw new Refusal(unrecognized(request));
       template = matched.op.template;
-      const params = readParams(
-        this.#parts.model.doc,
-        matched.op.operation,
-        {
-          query: request.query,
-          body: request.body,
-          contentType: request.header('content-type') ?? '',
-          bytes: request.bytes,
-        },
-        this.#parts.profile.body === 'form',
-        // A document's twin holds every request to its body's `required`; a provider's, as its flows say.
-        this.#parts.flows === undefined || this.#parts.flows.required === true,
-      );
+      const params = await this.#params(matched, request);
       if (params.problem !== undefined) {
-        await this.#pathFirst(matched);
+        // The object the path names first, where the provider answers so (GitHub's 404).
+        await this.#heldFirst(matched, params, request);
         // The provider's own refusals first (its words: its flows', a webhook target's), else the document's.
         const own = this.#parts.flows?.refusesFirst?.(template, request.method, params);
         if (own !== undefined) throw new Refusal(own);
@@ -244,7 +233,7 @@ export class TwinEngine {
       try {
         checkEndpoint(this.#twin, matched, params);
       } catch (error) {
-        await this.#pathFirst(matched);
+        await this.#heldFirst(matched, params, request);
         throw error;
       }
       const header = this.#parts.profile.idempotencyHeader;
@@ -267,16 +256,40 @@ export class TwinEngine {
     }
   }
 
+  /** The request's parameters, read and typed by the document; a string past its `maxLength` refused after {@link #heldFirst}. */
+  async #params(matched: MatchedOperation, request: TwinRequest): Promise<ReturnType<typeof readParams>> {
+    try {
+      return readParams(
+        this.#parts.model.doc,
+        matched.op.operation,
+        {
+          query: request.query,
+          body: request.body,
+          contentType: request.header('content-type') ?? '',
+          bytes: request.bytes,
+        },
+        this.#parts.profile.body === 'form',
+        // A document's twin holds every request to its body's `required`; a provider's, as its flows say.
+        this.#parts.flows === undefined || this.#parts.flows.required === true,
+      );
+    } catch (error) {
+      if (error instanceof TooLong) await this.#heldFirst(matched, { body: {}, query: {} }, request);
+      throw error;
+    }
+  }
+
   /**
    * Refuses, as the provider does, a request whose path names what the twin does not hold, where
-   * the provider answers that before a value's refusal (GitHub's 404): what its own flows keep
-   * (a repository), then what the collections keep (an issue). Asked only once a value is refused.
+   * the provider answers that before a value's refusal (GitHub's 404): what its own flows keep the
+   * request is below (a repository, {@link TwinFlows.unheldOwn}), then, for the templates the flows
+   * say (`missingFirst`), the object it names. Asked only once a value is refused.
    */
-  async #pathFirst(matched: MatchedOperation): Promise<void> {
+  async #heldFirst(matched: MatchedOperation, params: TwinParams, request: TwinRequest): Promise<void> {
     const flows = this.#parts.flows;
     const unheld = await flows?.unheldOwn?.(matched, flowState(this.#twin));
     if (unheld !== undefined) throw new Refusal(unheld);
-    if (flows?.missingFirst?.(matched.op.template) === true) await heldFirst(this.#twin, matched);
+    if (flows?.missingFirst?.(matched.op.template) !== true) return;
+    await heldFirst(this.#twin, matched, ownRequest(params, request));
   }
 
   /** The provider's own form of a value's refusal (GitHub's `422`), if its flows have one. */

@@ -20,6 +20,12 @@ export interface FlowError {
   extra?: Record<string, unknown>;
   /** Headers of the error answer (a rate limit's `Retry-After`). @default none */
   headers?: Record<string, string>;
+  /**
+   * Whether it refuses an object the request's path names that the twin does not hold, in words
+   * other than a 404 (GitHub's `422 Reference does not exist`): answered before a value's refusal
+   * where the flows say {@link TwinFlows.missingFirst}, as a 404 of the flows is. @default false
+   */
+  missing?: boolean;
 }
 
 /** What a flow needs of the twin: the time, new ids. */
@@ -415,7 +421,8 @@ export interface TwinFlows {
    * Whether the provider answers an object the path of an operation of `template` names that the
    * twin does not hold (its 404) before a value the document's constraints refuse, and before
    * {@link refusesFirst} (GitHub's lock of an issue never made with a bad `lock_reason`: `404`, not
-   * `422`); only for objects the twin's collections keep (what the flows keep apart answers as they do).
+   * `422`): of the collections, of what the flows keep themselves (their {@link own} answer, asked
+   * without changing anything: a 404, or an error `missing`), and of objects the twin never keeps.
    * @default none: the values first (Stripe's `400` before its `resource_missing`)
    */
   missingFirst?(template: string): boolean;
