@@ -7,8 +7,8 @@
 
 import type { ProviderTrigger, TwinProvider } from '@mockpoint/core/internal';
 import { GITHUB } from './fixtures.js';
-import { GITHUB_USER } from './issues.js';
 import { githubFlows } from './flows.js';
+import { GITHUB_USER } from './issues.js';
 
 /** `owner/name` as GitHub names them: neither `.` nor `..`. */
 const REPO = /^(?!\.{1,2}\/)[A-Za-z0-9_.-]{1,100}\/(?!\.{1,2}$)[A-Za-z0-9_.-]{1,100}$/;
