@@ -92,6 +92,10 @@ describe.each([['memory'], ['level'], ['redis']] as const)('on %s', (kind) => {
     const url = await deadUrl();
     const hook = (repo: string, events: string[]) =>
       call(root, 'POST', `/repos/octo/${repo}/hooks`, JSON.stringify({ config: { url }, events }), GITHUB);
+    // Both repositories made first, as a user would (GitHub's 404 below a repository never made).
+    for (const name of ['app', 'other']) {
+      expect((await call(root, 'POST', '/orgs/octo/repos', JSON.stringify({ name }), GITHUB)).status).toBe(201);
+    }
     for (let i = 0; i < 20; i++) expect((await hook('app', ['push'])).status).toBe(201);
     const over = await hook('app', ['push', 'issues']);
     expect(over.status).toBe(422);

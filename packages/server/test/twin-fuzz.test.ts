@@ -94,6 +94,9 @@ it(`answers ${CASES} random GitHub requests (seed ${SEED}) below 500, keeps labe
   const headers = { authorization: 'token ghp_fuzz', 'content-type': 'application/json' };
   const random = prng(SEED + 1);
   const statuses = new Map<number, number>();
+  // octo/app made first, as a user would (GitHub's 404 below a repository never made).
+  const org = `${daemon.url}/endpoint/github/orgs/octo/repos`;
+  expect((await fetch(org, { method: 'POST', headers, body: '{"name":"app"}' })).status).toBe(201);
   // A hook whose receiver is a random text: refused by the delivery engine, never by the change.
   await fetch(`${base}/hooks`, {
     method: 'POST',
@@ -135,7 +138,8 @@ it(`answers ${CASES} random GitHub issue list filters, assignees and label names
   const base = `${daemon.url}/endpoint/github/repos/octo/app`;
   const headers = { authorization: 'token ghp_fuzz', 'content-type': 'application/json' };
   const random = prng(SEED + 2);
-  await fetch(`${daemon.url}/endpoint/github/user/repos`, { method: 'POST', headers, body: '{"name":"app"}' });
+  const org = `${daemon.url}/endpoint/github/orgs/octo/repos`;
+  expect((await fetch(org, { method: 'POST', headers, body: '{"name":"app"}' })).status).toBe(201);
   await fetch(`${base}/milestones`, { method: 'POST', headers, body: '{"title":"v1"}' });
   const statuses = new Map<number, number>();
   for (let i = 0; i < CASES; i++) {
@@ -275,6 +279,13 @@ it('answers random saved-card requests to the Stripe twin and random tokens and 
     });
     expect(made.status).toBe(200);
   }
+  // octo/app made first, so its issues are read (GitHub's 404 below a repository never made).
+  const repo = await requestJson(`${daemon.url}/endpoint/github/orgs/octo/repos`, {
+    method: 'POST',
+    headers: { authorization: 'token ghp_fuzz' },
+    body: { name: 'app' },
+  });
+  expect(repo.status).toBe(201);
   const random = prng(SEED + 2);
   const form = { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' };
   const customer = (await (

@@ -9,7 +9,7 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { QUIET_LOG } from './helpers/octokit.js';
+import { madeRepos, QUIET_LOG } from './helpers/octokit.js';
 import {
   exampleKeys,
   hookReceiver,
@@ -233,6 +233,7 @@ it('mockpoint trigger github sends workflow_run and installation, made through t
   try {
     const repo = { owner: 'octo', repo: 'app' };
     const events = ['workflow_run', 'installation'];
+    await madeRepos(octokit, 'octo/app');
     await octokit.rest.repos.createWebhook({ ...repo, config: { url: hooks.url, secret: SECRET }, events });
     const client = createClient({ baseUrl: daemon.url });
     const asked = [

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { requestJson, startDaemon } from './helpers/daemon.js';
-import { QUIET_LOG, rejection } from './helpers/octokit.js';
+import { madeRepos, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { TWIN_PLACES, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -181,6 +181,7 @@ describe.each(TWIN_PLACES)("the GitHub twin's release assets (%s)", (place) => {
     const root = place === 'namespace' ? twin.root : `${twin.daemon.url}/endpoint/${twin.name}`;
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: 'gadgets' };
+    await madeRepos(octokit, 'octocat/gadgets');
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v2' })).data;
     expect(release.upload_url).toBe(`${root}/repos/octocat/gadgets/releases/${release.id}/assets{?name,label}`);
     // No `name`: GitHub's `missing_field`, nothing kept.
@@ -220,6 +221,7 @@ it('gives the upload_url of the root reached on Bun: a --serve port, /endpoint/{
   for (const [at, root] of roots.entries()) {
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: root, log: QUIET_LOG });
     const repo = { owner: 'octocat', repo: `bun${at}` };
+    await madeRepos(octokit, `octocat/${repo.repo}`);
     const release = (await octokit.rest.repos.createRelease({ ...repo, tag_name: 'v1' })).data;
     expect(release.upload_url).toBe(`${root}/repos/octocat/${repo.repo}/releases/${release.id}/assets{?name,label}`);
     // Uploaded where it says, read back through the same root.

@@ -7,7 +7,7 @@ import { createClient } from '@mockpoint/core';
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { QUIET_LOG, rejection } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, madeRepos, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { exampleKeys, hookReceiver, TWIN_PLACES, twinAt, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -221,6 +221,7 @@ it('mockpoint trigger github sends member.added and member.removed, made through
   const hooks = await hookReceiver();
   try {
     const repo = { owner: 'octo', repo: 'app' };
+    await madeRepos(octokit, 'octo/app');
     await octokit.rest.repos.createWebhook({ ...repo, config: { url: hooks.url, secret: SECRET }, events: ['member'] });
     const client = createClient({ baseUrl: daemon.url });
     for (const event of ['member.added', 'member.removed']) {
@@ -242,11 +243,11 @@ it('mockpoint trigger github sends member.added and member.removed, made through
       }
     }
     expect(types.sort()).toEqual(['member.added', 'member.added', 'member.removed', 'ping']);
-    // The collaborators the triggers made: the first stays, the second was removed. octo/app is not
-    // the twin's user's: its owner `octo` is listed as its admin.
+    // The collaborators the triggers made: the first stays, the second was removed. octo/app was made
+    // by the twin's user in the organization `octo`: that user is listed as its admin.
     const listed = (await octokit.rest.repos.listCollaborators(repo)).data;
     expect(listed.map((one) => one.role_name)).toEqual(['admin', 'write']);
-    expect(listed[0]?.login).toBe('octo');
+    expect(listed[0]?.login).toBe('octocat');
   } finally {
     await hooks.close();
   }
@@ -390,14 +391,16 @@ describe.each(TWIN_PLACES)("the GitHub twin's assignees by login in another case
     const octokit = new Octokit({ auth: 'ghp_test123', baseUrl: twin.root, log: QUIET_LOG });
     const logins = (users: readonly ({ login: string } | null)[] | null | undefined) =>
       (users ?? []).map((user) => user?.login);
-    // A write below octo/app implies it: its owner `octo` can be assigned, and the twin's user.
+    // octo/app made by the twin's user in the organization `octo` (an organization is assigned
+    // nothing): the user can be assigned, and a collaborator by its login as it was invited.
     const repo = { owner: 'octo', repo: 'app' };
-    const made = (await octokit.rest.issues.create({ ...repo, title: 'Mine', assignees: ['OctoCat', 'OCTO'] })).data;
-    expect([logins(made.assignees), made.assignee?.login]).toEqual([['octocat', 'octo'], 'octocat']);
-    expect(made.assignees?.[1]?.id).toBe((await octokit.rest.repos.get(repo)).data.owner.id);
-    // A collaborator's login as it was invited.
+    await madeRepos(octokit, 'octo/app');
     const invited = await octokit.rest.repos.addCollaborator({ ...repo, username: 'Alice' });
     await octokit.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: Number(invited.data?.id) });
+    const made = (await octokit.rest.issues.create({ ...repo, title: 'Mine', assignees: ['OctoCat', 'ALICE'] })).data;
+    expect([logins(made.assignees), made.assignee?.login]).toEqual([['octocat', 'Alice'], 'octocat']);
+    const alice = (await octokit.rest.repos.listCollaborators(repo)).data.find((one) => one.login === 'Alice');
+    expect(made.assignees?.[1]?.id).toBe(alice?.id);
     const updated = await octokit.rest.issues.update({ ...repo, issue_number: made.number, assignees: ['aLiCe'] });
     expect(logins(updated.data.assignees)).toEqual(['Alice']);
     const one = await octokit.rest.issues.update({ ...repo, issue_number: made.number, assignee: 'OCTOCAT' });
@@ -406,16 +409,16 @@ describe.each(TWIN_PLACES)("the GitHub twin's assignees by login in another case
     const pull = (await octokit.rest.pulls.create({ ...repo, title: 'Fix', head: 'fix', base: 'main' })).data;
     const added = await octokit.rest.issues.addAssignees({ ...repo, issue_number: pull.number, assignees: ['ALICE'] });
     expect(logins(added.data.assignees)).toEqual(['Alice']);
-    await octokit.rest.issues.update({ ...repo, issue_number: pull.number, assignees: ['alice', 'Octo'] });
+    await octokit.rest.issues.update({ ...repo, issue_number: pull.number, assignees: ['alice', 'OctoCat'] });
     const read = (await octokit.rest.pulls.get({ ...repo, pull_number: pull.number })).data;
-    expect(logins(read.assignees)).toEqual(['Alice', 'octo']);
+    expect(logins(read.assignees)).toEqual(['Alice', 'octocat']);
     expect(logins((await octokit.rest.issues.get({ ...repo, issue_number: made.number })).data.assignees)).toEqual([
       'octocat',
     ]);
-    // A create refused (no title) with a login in another case implies no repository.
+    // Below a repository never made, a create with a login in another case is GitHub's 404, nothing kept.
     const elsewhere = { owner: 'octo', repo: 'never' };
-    const untitled = octokit.rest.issues.create({ ...elsewhere, title: '', assignees: ['OCTOCAT'] });
-    expect(await untitled.catch((error: { status: number }) => error.status)).toBe(422);
+    const untitled = octokit.rest.issues.create({ ...elsewhere, title: 'Elsewhere', assignees: ['OCTOCAT'] });
+    expect(await rejection(untitled)).toEqual(GITHUB_NOT_FOUND);
     expect(await octokit.rest.repos.get(elsewhere).catch((error: { status: number }) => error.status)).toBe(404);
     // Still one who cannot be assigned is refused, in any case, nothing changed.
     const refused = await octokit.rest.issues

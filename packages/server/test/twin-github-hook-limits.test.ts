@@ -28,12 +28,18 @@ async function call(root: string, method: string, path: string, body?: unknown) 
   return { status: response.status, body: (await response.json()) as Hook };
 }
 
+/** octo/app, made as a user would before its hooks (GitHub's 404 below a repository never made). */
+async function madeApp(root: string): Promise<string> {
+  expect((await call(root, 'POST', '/orgs/octo/repos', { name: 'app' })).status).toBe(201);
+  return '/repos/octo/app/hooks';
+}
+
 describe.each(['memory', 'level', 'redis'] as const)("GitHub's hooks (%s)", (kind) => {
   const storeOf = async () => (kind === 'memory' ? 'memory' : await files.store(kind));
 
   it('holds a change of events to 20 hooks an event, as a create', async () => {
     const { root } = await twinDaemon('github', await storeOf());
-    const hooks = '/repos/octo/app/hooks';
+    const hooks = await madeApp(root);
     for (let i = 0; i < 20; i++) {
       expect((await call(root, 'POST', hooks, { config: { url: URL_OK }, events: ['push'] })).status).toBe(201);
     }
@@ -64,7 +70,7 @@ describe.each(['memory', 'level', 'redis'] as const)("GitHub's hooks (%s)", (kin
 
   it("refuses a hook's config.url the deliveries could never reach, made or changed", async () => {
     const { root } = await twinDaemon('github', await storeOf());
-    const hooks = '/repos/octo/app/hooks';
+    const hooks = await madeApp(root);
     for (const url of UNREACHABLE_HOOK_URLS) {
       const refused = await call(root, 'POST', hooks, { config: { url }, events: ['push'] });
       expect(refused.status, url).toBe(422);

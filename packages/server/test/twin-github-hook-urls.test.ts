@@ -14,6 +14,9 @@ it('takes a hook at https://example.com/hook, refuses the metadata address', {
   timeout: 60_000,
 }, async () => {
   const { root } = await twinDaemon('github', 'memory');
+  // octo/app made first, as a user would (GitHub's 404 below a repository never made).
+  const repo = await requestJson(`${root}/orgs/octo/repos`, { method: 'POST', headers: GITHUB, body: { name: 'app' } });
+  expect(repo.status, JSON.stringify(repo.body)).toBe(201);
   const made = await requestJson(`${root}/repos/octo/app/hooks`, {
     method: 'POST',
     headers: GITHUB,

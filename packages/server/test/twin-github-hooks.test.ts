@@ -6,7 +6,7 @@
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { QUIET_LOG } from './helpers/octokit.js';
+import { madeRepos, QUIET_LOG } from './helpers/octokit.js';
 import { hookReceiver, twinDaemon, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -23,6 +23,7 @@ describe.each(['level', 'redis'] as const)("the GitHub twin's repository hooks (
     const receiver = await hookReceiver();
     try {
       const repo = { owner: 'octo', repo: 'app' };
+      await madeRepos(octokit, 'octo/app');
       const secret = 'It is a secret to everybody';
       const { url } = receiver;
       const hook = await octokit.rest.repos.createWebhook({

@@ -7,7 +7,7 @@
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
 import { describe, expect, it } from 'vitest';
-import { GITHUB_NOT_FOUND, QUIET_LOG, rejection } from './helpers/octokit.js';
+import { GITHUB_NOT_FOUND, madeRepos, QUIET_LOG, rejection } from './helpers/octokit.js';
 import { hookReceiver, TWIN_PLACES, type TwinPlace, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
@@ -53,6 +53,7 @@ describe.each(TWIN_PLACES)('a pull request changed through its issue (%s)', (pla
     const receiver = await hookReceiver();
     try {
       const repo = { owner: 'octo', repo: 'app' };
+      await madeRepos(octokit, 'octo/app');
       const secret = 'pull-issues';
       // GitHub's default: `push` alone (the document's example lists `pull_request` too).
       const pushOnly = await octokit.rest.repos.createWebhook({ ...repo, config: { url: 'http://127.0.0.1:9/none' } });

@@ -41,6 +41,9 @@ function term(random: () => number): string {
 it(`answers or refuses ${CASES} random searches (seed ${SEED}) in GitHub's form, and stays healthy`, async () => {
   const { daemon, root } = await twinDaemon('github', 'memory');
   const auth = { authorization: 'token ghp_fuzz' };
+  // octo/app made first, as a user would (GitHub's 404 below a repository never made).
+  const repo = await requestJson(`${root}/orgs/octo/repos`, { method: 'POST', headers: auth, body: { name: 'app' } });
+  expect(repo.status).toBe(201);
   for (const title of ['Crash on start', 'Typo in README', 'Ünïcode 💥 title']) {
     const made = await requestJson(`${root}/repos/octo/app/issues`, { method: 'POST', headers: auth, body: { title } });
     expect(made.status).toBe(201);

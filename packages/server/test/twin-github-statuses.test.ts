@@ -173,8 +173,9 @@ describe.each(TWIN_PLACES)('%s', (place) => {
       const { api, name, octokit } = await started();
       const client = createClient({ baseUrl: api });
       const sent = await client.triggerTwin(name, { event: 'status', repo: 'octo/app' });
-      expect(sent.events.map((one) => one.type)).toEqual(['create', 'push', 'status']);
-      const event = sent.events[2]?.event as Record<string, unknown>;
+      // The trigger makes octo/app first (GitHub's 404 below a repository never made).
+      expect(sent.events.map((one) => one.type)).toEqual(['repository.created', 'create', 'push', 'status']);
+      const event = sent.events[3]?.event as Record<string, unknown>;
       expect(event).toMatchObject({ state: 'success', context: 'ci/mockpoint', branches: [{ name: 'main' }] });
       const combined = await octokit.rest.repos.getCombinedStatusForRef({ owner: 'octo', repo: 'app', ref: 'main' });
       expect([combined.data.state, combined.data.sha]).toEqual(['success', event.sha]);
@@ -295,7 +296,13 @@ describe.each(TWIN_PLACES)('%s', (place) => {
       const { api, name, octokit } = await started();
       const client = createClient({ baseUrl: api });
       const created = await client.triggerTwin(name, { event: 'check_run.created', repo: 'octo/app' });
-      expect(created.events.map((one) => one.type)).toEqual(['create', 'push', 'check_run.created']);
+      // The first trigger makes octo/app (GitHub's 404 below a repository never made); the second finds it.
+      expect(created.events.map((one) => one.type)).toEqual([
+        'repository.created',
+        'create',
+        'push',
+        'check_run.created',
+      ]);
       const completed = await client.triggerTwin(name, { event: 'check_run.completed', repo: 'octo/app' });
       expect(completed.events.map((one) => one.type)).toEqual(['push', 'check_run.created', 'check_run.completed']);
       const run = completed.events[2]?.event.check_run as { id: number; head_sha: string };

@@ -48,6 +48,9 @@ describe("the GitHub twin's write path", () => {
   it("refuses a write past --max-collection-bytes in GitHub's form: 422", async () => {
     const { root } = await twinDaemon('github', 'memory', {}, ['--max-collection-bytes', '1048576']);
     const headers = { authorization: 'token ghp_1', 'content-type': 'application/json' };
+    // octocat/hello-world made first, as a user would (GitHub's 404 below a repository never made).
+    const repo = { method: 'POST', headers, body: '{"name":"hello-world"}' };
+    expect((await fetch(`${root}/user/repos`, repo)).status).toBe(201);
     const answers: { status: number; body: Record<string, unknown> }[] = [];
     for (let i = 0; i < 5; i++) {
       // An issue's `body` is one the document leaves unbounded.

@@ -36,6 +36,8 @@ describe.each([
     });
     await call(`/api/endpoints/${shop}/twin/trigger`, { method: 'POST', body: '{"event":"payment_intent.succeeded"}' });
     await call(`/api/endpoints/${code}/twin`, { method: 'PUT', body: '{"provider":"github"}' });
+    // octo/app made first, as a user would (GitHub's 404 below a repository never made).
+    await call(`/endpoint/${code}/orgs/octo/repos`, { method: 'POST', headers: GITHUB, body: '{"name":"app"}' });
     const hook = { config: { url: 'http://127.0.0.1:9/hooks', secret: 's' }, events: ['*'] };
     await call(`/endpoint/${code}/repos/octo/app/hooks`, {
       method: 'POST',
@@ -82,9 +84,9 @@ describe.each([
     await poll(() => panel.getByRole('list', { name: 'Events' }).textContent()).toMatch(
       /dlv_\S+ \w+ to http:\/\/127\.0\.0\.1:9\/hooks/,
     );
-    // The repository it made is the twin's own record, shown beside the document's collections.
+    // The repositories it made are the twin's own record, shown beside the document's collections.
     await poll(() => panel.getByRole('region', { name: /^repos \(the twin's own\): \d+$/ }).textContent()).toMatch(
-      /widgets/,
+      /app[\s\S]*widgets|widgets[\s\S]*app/,
     );
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `twin-${size.label}-github`);
