@@ -36,7 +36,7 @@ async function twin() {
     body: JSON.stringify({ document: DOCUMENT, profile: PROFILE }),
   });
   expect(put.status).toBe(200);
-  return async (method: string, path: string, body?: unknown) => {
+  const call = async (method: string, path: string, body?: unknown) => {
     const answer = await app.request(`/endpoint/gh${path}`, {
       method,
       headers: { 'content-type': 'application/json' },
@@ -44,6 +44,9 @@ async function twin() {
     });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
+  // The repository the tests write below (below one never made, GitHub's 404).
+  expect((await call('POST', '/user/repos', { name: 'app' })).status).toBe(201);
+  return call;
 }
 
 describe("the GitHub twin's own state", () => {

@@ -15,8 +15,8 @@ import { Refusal } from './twin-answer.js';
 import type { TwinParams } from './twin-body.js';
 import type { Twin } from './twin-context.js';
 import type { FlowError } from './twin-flows.js';
+import { missing } from './twin-missing.js';
 import type { MatchedOperation, TwinResource } from './twin-operation.js';
-import { missing } from './twin-references.js';
 import { keyField, MAX_OBJECTS, pickedIndex, type Stored, sameKey } from './twin-stored.js';
 
 /**

@@ -10,8 +10,9 @@ import type { TwinParams } from './twin-body.js';
 import { shownOf, type Twin } from './twin-context.js';
 import { exampleOfOperation, wrapped } from './twin-documented.js';
 import { list } from './twin-listing.js';
+import { missing } from './twin-missing.js';
 import type { MatchedOperation, TwinResource } from './twin-operation.js';
-import { heldOrMissing, memberOf, missing, ownerOf } from './twin-references.js';
+import { heldOrMissing, memberOf, ownerOf } from './twin-references.js';
 import { counted, counts } from './twin-related.js';
 import { picked, type Stored, storedOf, whichOf } from './twin-stored.js';
 

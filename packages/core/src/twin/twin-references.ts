@@ -16,26 +16,13 @@ import type { Twin } from './twin-context.js';
 import { exampleContext, exampleOfOperation } from './twin-documented.js';
 import { resolve, type Schema } from './twin-example.js';
 import type { FlowError } from './twin-flows.js';
+import { missing } from './twin-missing.js';
 import type { MatchedOperation, TwinOperation, TwinResource } from './twin-operation.js';
 import { emptyList, namingParams, responseSchema } from './twin-outside.js';
 import { ownHolds } from './twin-own-probe.js';
 import { pathIndex } from './twin-path-index.js';
 import { hasMembers, memberHolding, memberPicked } from './twin-related.js';
 import { type Stored, scopeOf, storedOf, whichOf } from './twin-stored.js';
-
-/**
- * The provider's 404 of an id it does not hold: Stripe's `No such customer: 'cus_x'` where its
- * error carries a code, else the HTTP reason (GitHub's `Not Found`); a document's twin names the
- * collection and the id in plain words.
- */
-export function missing(twin: Twin, resource: Pick<TwinResource, 'template' | 'objectName'>, id: string): FlowError {
-  const what = resource.objectName ?? resource.template.split('/').at(-1) ?? 'object';
-  const coded = twin.parts.profile.error.includes('{code}');
-  const shown = id.slice(0, 200);
-  let message = coded ? `No such ${what}: '${shown}'` : 'Not Found';
-  if (twin.parts.flows === undefined) message = `Not found: ${resource.template} holds no item '${shown}'.`;
-  return { status: 404, type: 'invalid_request_error', code: 'resource_missing', message, param: 'id' };
-}
 
 /** The collection whose item an action's path is below (`/v1/payment_intents/{intent}/confirm`). */
 export function ownerOf(twin: Twin, matched: MatchedOperation): TwinResource | undefined {

@@ -20,10 +20,11 @@
 import { Refusal } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
 import type { FlowError, OwnRequest } from './twin-flows.js';
+import { missing } from './twin-missing.js';
 import type { MatchedOperation } from './twin-operation.js';
 import { dryState, ownHolds } from './twin-own-probe.js';
 import { pathIndex } from './twin-path-index.js';
-import { heldOrMissing, missing, ownerOf } from './twin-references.js';
+import { heldOrMissing, ownerOf } from './twin-references.js';
 
 /** Whether the document answers `operation` `201 Created`. */
 function creates(operation: Record<string, unknown>): boolean {

@@ -14,11 +14,12 @@ import { exampleOfOperation, fieldsOf, filled, wrapped } from './twin-documented
 import { emit } from './twin-events.js';
 import type { Schema } from './twin-example.js';
 import { flowKit, settle, statesOf, type Written, written } from './twin-kit.js';
+import { missing } from './twin-missing.js';
 import type { MatchedOperation, TwinResource } from './twin-operation.js';
 import { responseSchema } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { tombstone, view } from './twin-reads.js';
-import { checkReferences, heldOrMissing, memberTarget, missing, ownerOf } from './twin-references.js';
+import { checkReferences, heldOrMissing, memberTarget, ownerOf } from './twin-references.js';
 import { sharing } from './twin-related.js';
 import { keyField, nextNumber, pathScope, picked, type Stored, sameKey, storedOf, whichOf } from './twin-stored.js';
 
