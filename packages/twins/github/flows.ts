@@ -54,7 +54,7 @@ import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './pay
 import { pullCreating, pullUpdateRefused } from './pulls.js';
 import { notSupplied, refsListPaths } from './refs.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
-import { githubRepos, repositoryUnheld } from './repos.js';
+import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
 import { githubUserIssues, isUserIssues, userIssuesRefused } from './user-issues.js';
 
@@ -215,11 +215,9 @@ export const githubFlows: TwinFlows = {
   tooLong,
   invalidValue,
   refusesFirst,
-  // An object the path names below a repository that the twin does not hold (an issue, a label, a
-  // branch, a git ref, an environment, a runner …): GitHub's 404 before a value's 422.
-  missingFirst: (template) => /^\/repos\/\{owner\}\/\{repo\}\/.*\{/.test(template),
-  // A repository never made: GitHub's 404 before anything the request sent is refused.
-  unheldOwn: repositoryUnheld,
+  // The repository, or an object the path names below it (an issue, a label, a branch, a git ref,
+  // an environment, a runner …), that the twin does not hold: GitHub's 404 before a value's 422.
+  missingFirst: (template) => template === '/repos/{owner}/{repo}' || template.startsWith('/repos/{owner}/{repo}/'),
   // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).
   required: true,
   invalidStatus: 422,

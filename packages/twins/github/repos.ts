@@ -355,18 +355,6 @@ function shownAt(record: RepoRecord | undefined): { shown?: Record<string, strin
   return { shown: { owner: login, repo: repository.name } };
 }
 
-/**
- * GitHub's 404 for a request at or below a repository the twin does not hold (never made, or
- * deleted), asked before a value of the request is refused (GitHub resolves the path first);
- * `undefined` for one held or renamed (its redirect answers), and with `unseen: "examples"`.
- */
-export async function repositoryUnheld(matched: MatchedOperation, state: FlowState): Promise<FlowError | undefined> {
-  const { template } = matched.op;
-  if (state.examples || (template !== REPO && !template.startsWith(`${REPO}/`))) return undefined;
-  const record = (await records(state)).get(keyOf(matched.values.owner ?? '', matched.values.repo ?? ''));
-  return record?.repository === undefined && record?.moved === undefined ? NOT_FOUND : undefined;
-}
-
 /** GitHub's repositories, and what is kept below them, as {@link TwinFlows.own} answers them. */
 export const githubRepos: OwnOperation = async (matched, sent, state) => {
   const { method, template } = matched.op;

@@ -52,7 +52,6 @@ import { TwinRates } from './twin-rate-limit.js';
 import { readOne, viewed, viewOf } from './twin-reads.js';
 import { expanding, rendered } from './twin-rendered.js';
 import { keyed, requestId, stamped } from './twin-request-ids.js';
-import { flowState } from './twin-state.js';
 import { liveObjects } from './twin-stored.js';
 import { heldFirst } from './twin-unheld-writes.js';
 import { newestVersion, requestVersion } from './twin-versions.js';
@@ -280,15 +279,11 @@ export class TwinEngine {
 
   /**
    * Refuses, as the provider does, a request whose path names what the twin does not hold, where
-   * the provider answers that before a value's refusal (GitHub's 404): what its own flows keep the
-   * request is below (a repository, {@link TwinFlows.unheldOwn}), then, for the templates the flows
-   * say (`missingFirst`), the object it names. Asked only once a value is refused.
+   * the provider answers that before a value's refusal (`missingFirst`: GitHub's 404 of a
+   * repository, an issue, a branch). Asked only once a value is refused.
    */
   async #heldFirst(matched: MatchedOperation, params: TwinParams, request: TwinRequest): Promise<void> {
-    const flows = this.#parts.flows;
-    const unheld = await flows?.unheldOwn?.(matched, flowState(this.#twin));
-    if (unheld !== undefined) throw new Refusal(unheld);
-    if (flows?.missingFirst?.(matched.op.template) !== true) return;
+    if (this.#parts.flows?.missingFirst?.(matched.op.template) !== true) return;
     await heldFirst(this.#twin, matched, ownRequest(params, request));
   }
 

@@ -427,13 +427,6 @@ export interface TwinFlows {
    */
   missingFirst?(template: string): boolean;
   /**
-   * The provider's refusal of a request whose path names what its own flows keep ({@link own})
-   * and the twin does not hold (GitHub's repository never made: `404`), asked where
-   * {@link missingFirst} is, before a value's refusal; `undefined`: held, or none of its own.
-   * @default none
-   */
-  unheldOwn?(matched: MatchedOperation, state: FlowState): Promise<FlowError | undefined>;
-  /**
    * The extension by which the provider's document marks an enum the provider keeps adding to
    * after the document was written (Stripe's `x-stripeBypassValidation`): a value outside it is
    * taken (twin-open-enums.ts). @default none: every enum closed
