@@ -199,6 +199,14 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
     body: JSON.stringify({ name: 'repo1' }),
   });
   expect(made.status).toBe(201);
+  // The organization every path below `/orgs/{org}` names (`org1`), held once a repository is made
+  // in it: below one the twin does not hold, every operation is GitHub's 404.
+  const org = await fetch(`${root}/orgs/org1/repos`, {
+    method: 'POST',
+    headers: { authorization: 'token ghp_1', 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'held' }),
+  });
+  expect(org.status).toBe(201);
   // Its own DELETE last, so the rest are answered below it.
   const removal = (operation: readonly [string, string]) => operation.join(' ') === 'delete /repos/{owner}/{repo}';
   const answers = [
@@ -237,7 +245,7 @@ it('answers every operation of GitHub REST description, as @octokit/openapi pins
     // A branch's protection in GitHub's words for the branch never made.
     const said = answer.operation.endsWith('/branches/{branch}/protection') ? 'Branch not found' : NOT_FOUND.message;
     expect([answer.operation, JSON.parse(answer.body)]).toEqual([answer.operation, { ...NOT_FOUND, message: said }]);
-    expect(answer.operation).toMatch(/^\w+ \/repos\/\{owner\}\/\{repo\}\/.*\{/);
+    expect(answer.operation).toMatch(/^\w+ \/(repos\/\{owner\}\/\{repo\}|orgs\/\{org\})\/.*\{/);
   }
   for (const operation of missingFirst) needs.delete(operation);
   const own = new Set([...OWN_422, ...unsupplied]);

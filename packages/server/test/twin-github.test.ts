@@ -73,6 +73,9 @@ it('moves nothing by a key sent in a PATCH: an issue keeps its number, a milesto
 it("refuses a string past its schema's maxLength with GitHub's 422 Validation Failed naming the field", async () => {
   const { root } = await githubTwin(twinDaemon('github', 'level'));
   const headers = { authorization: 'token ghp_1', 'content-type': 'application/json' };
+  // The organization held first (a repository made in it): below one never made, GitHub's 404.
+  const org = await fetch(`${root}/orgs/octo/repos`, { method: 'POST', headers, body: '{"name":"app"}' });
+  expect(org.status).toBe(201);
   // A campaign's `name` is at most 50 characters in GitHub's description.
   const refused = await fetch(`${root}/orgs/octo/campaigns`, {
     method: 'POST',

@@ -185,6 +185,11 @@ async function put(
   return { status: 200, body: changed };
 }
 
+/** Whether the repository at `place` holds the environment `name` (names ignore case). */
+export async function environmentHeld(state: FlowState, place: RepoPlace, name: string): Promise<boolean> {
+  return (await state.read<EnvironmentRecord>(KIND)).has(`${place.scope}:${name.toLowerCase()}`);
+}
+
 /** A repository's deployment environments; `undefined`: not theirs. */
 export const githubEnvironments: RepoOperation = async (matched, sent, state, place) => {
   const { method, template } = matched.op;

@@ -56,6 +56,7 @@ import { notSupplied, refsListPaths } from './refs.js';
 import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
+import { githubOwnerSecrets } from './secrets.js';
 import { githubUserIssues, isUserIssues, userIssuesRefused } from './user-issues.js';
 
 const ISSUES = '/repos/{owner}/{repo}/issues';
@@ -217,7 +218,11 @@ export const githubFlows: TwinFlows = {
   refusesFirst,
   // The repository, or an object the path names below it (an issue, a label, a branch, a git ref,
   // an environment, a runner …), that the twin does not hold: GitHub's 404 before a value's 422.
-  missingFirst: (template) => template === '/repos/{owner}/{repo}' || template.startsWith('/repos/{owner}/{repo}/'),
+  // An organization the twin does not hold, too (`/orgs/{org}/…`, orgs.ts).
+  missingFirst: (template) =>
+    template === '/repos/{owner}/{repo}' ||
+    template.startsWith('/repos/{owner}/{repo}/') ||
+    template.startsWith('/orgs/{org}/'),
   // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).
   required: true,
   invalidStatus: 422,
@@ -258,6 +263,7 @@ export const githubFlows: TwinFlows = {
     (await githubSearch(matched, sent, state)) ??
     (await githubUserIssues(matched, sent, state)) ??
     (await githubOrgs(matched, sent, state)) ??
+    (await githubOwnerSecrets(matched, sent, state)) ??
     (await githubInvitations(matched, sent, state)) ??
     (await githubInstallations(matched, sent, state)) ??
     (await githubNotifications(matched, sent, state)) ??

@@ -11,7 +11,9 @@
  * them by `id` after `since`, its `Link` naming the next `since`, as `organization-simple` items.
  * (`GET /users/{username}/orgs` lists public memberships, and a membership is private until made
  * public, so it lists none.) With `unseen: "examples"` and no organization kept, each answers the
- * document's example, as before.
+ * document's example, as before. Below an organization the twin does not hold (`/orgs/{org}/…`:
+ * its teams, hooks, secrets, members …) every request is GitHub's `404` and nothing is kept, but the
+ * repository create that makes it.
  *
  * @module
  */
@@ -235,6 +237,12 @@ export const githubOrgs: OwnOperation = async (matched, sent, state) => {
       await state.keep(KIND, key, { login: matched.values.org, created_at: new Date(state.now()).toISOString() });
     }
     return answered;
+  }
+  // Below an organization the twin does not hold: GitHub's 404, nothing read or kept (with
+  // `unseen: "examples"`, the document's example as before).
+  if (template.startsWith(`${ORG}/`)) {
+    if (state.examples || (await organizations(state)).has(key)) return undefined;
+    return { error: NOT_FOUND };
   }
   const lists = template === '/user/orgs' || template === '/organizations';
   if (template !== ORG && !lists) return undefined;
