@@ -41,7 +41,7 @@ const PULLS = `${REPO}/pulls`;
 const SHA = /^[0-9a-f]{40}$/i;
 
 /** Whether the repository holds the commit `sha`: in its history, or at one of its refs. */
-export async function holdsCommit(state: FlowState, place: RepoPlace, sha: string): Promise<boolean> {
+async function holdsCommit(state: FlowState, place: RepoPlace, sha: string): Promise<boolean> {
   if (!(await holdsRefs(state, place.scope))) return true;
   if (!SHA.test(sha)) return false;
   if ((await commitOf(state, place.scope, sha)) !== undefined) return true;
