@@ -26,6 +26,7 @@ import { githubBranches } from './branches.js';
 import { githubChecks } from './checks.js';
 import { githubCollaborators } from './collaborators.js';
 import { githubRepoComments } from './comments.js';
+import { githubCommitReferences } from './commit-references.js';
 import { githubCommits } from './commits.js';
 import { githubContents, initialCommit } from './contents.js';
 import { githubEnvironments } from './environments.js';
@@ -51,6 +52,7 @@ import {
   valuesOf,
 } from './repo-kept.js';
 import { newRepository, ownerOf, renamed, repositoryList, updatedRepository } from './repo-object.js';
+import { githubReviewComments } from './review-comments.js';
 import { githubSecrets } from './secrets.js';
 import { githubSingulars, repositoryLanguage, repositoryLicense } from './singulars.js';
 import { githubStatuses } from './statuses.js';
@@ -62,6 +64,8 @@ const REPO = '/repos/{owner}/{repo}';
 /** What a repository's own state answers, asked in turn: the first that takes the operation answers it. */
 const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubBodyChecks,
+  githubCommitReferences,
+  githubReviewComments,
   githubRefs,
   githubCommits,
   githubMerges,
