@@ -240,7 +240,8 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
     ];
     for (const refused of refusals) expect(await failure(refused())).toEqual([404, NOT_FOUND]);
     expect(await failure(octokit.rest.repos.get(never))).toEqual([404, NOT_FOUND]);
-    expect((await octokit.rest.repos.listForOrg({ org: owner })).data).toEqual([]);
+    // Nor is the organization held, before a repository is made in it: GitHub's 404 for its list.
+    expect(await failure(octokit.rest.repos.listForOrg({ org: owner }))).toEqual([404, NOT_FOUND]);
     // Made, it is written to as any other.
     await octokit.rest.repos.createInOrg({ org: owner, name: 'tool' });
     expect((await octokit.rest.issues.create({ ...never, title: 'First' })).data.number).toBe(1);

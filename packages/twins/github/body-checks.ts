@@ -23,7 +23,7 @@
 
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { assignableLogins } from './collaborators.js';
-import { validationFailed } from './events.js';
+import { invalidField } from './events.js';
 import { commitOf } from './history.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { branchSha, holdsRefs, shaOf } from './refs.js';
@@ -64,7 +64,7 @@ async function releaseTarget(
   if (typeof tag === 'string' && (await shaOf(state, place.scope, `tags/${tag}`)) !== undefined) return undefined;
   if (await names(state, place, target, true)) return undefined;
   return {
-    error: validationFailed('invalid', [{ resource: 'Release', code: 'invalid', field: 'target_commitish' }]),
+    error: invalidField('Release', 'target_commitish'),
   };
 }
 
@@ -78,7 +78,7 @@ async function pullBase(
   if (typeof sent.base !== 'string') return undefined;
   const pull = (await state.objects(PULLS, place.values)).find((one) => String(one.number) === number);
   if (pull === undefined || (await names(state, place, sent.base, false))) return undefined;
-  return { error: validationFailed('invalid', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]) };
+  return { error: invalidField('PullRequest', 'base') };
 }
 
 /** A merge's `base` or `head` naming nothing the repository holds. */
@@ -108,7 +108,7 @@ async function pullIssue(
   const issues = await state.objects(`${REPO}/issues`, place.values);
   const held = (list: Record<string, unknown>[]) => list.some((one) => String(one.number) === number);
   if (held(issues) && !held(pulls)) return undefined;
-  return { error: validationFailed('invalid', [{ resource: 'PullRequest', code: 'invalid', field: 'issue' }]) };
+  return { error: invalidField('PullRequest', 'issue') };
 }
 
 /** A review requested of one who is no collaborator (nor the owner). */

@@ -30,7 +30,7 @@
  */
 
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
-import { validationFailed } from './events.js';
+import { invalidField, validationFailed } from './events.js';
 import { commitOf, compared } from './history.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { branchSha, commitAt, holdsRefs, shaOf } from './refs.js';
@@ -120,7 +120,7 @@ async function notesTarget(state: FlowState, place: RepoPlace, sent: Record<stri
   if ((await branchSha(state, place.scope, target)) !== undefined) return undefined;
   if (SHA.test(target) && (await holdsCommit(state, place, target))) return undefined;
   return {
-    error: validationFailed('invalid', [{ resource: 'Release', code: 'invalid', field: 'target_commitish' }]),
+    error: invalidField('Release', 'target_commitish'),
   };
 }
 

@@ -97,6 +97,18 @@ export function validationFailed(code: string, errors: Record<string, unknown>[]
   return { status: 422, type: 'invalid_request_error', code, message: 'Validation Failed', extra: { errors } };
 }
 
+/**
+ * GitHub's `422 Validation Failed` of one `field` of `resource` it calls `invalid`
+ * (`{ resource, code: "invalid", field }`), with the `message` or `value` GitHub adds where it does.
+ */
+export function invalidField(
+  resource: string,
+  field: string,
+  more: { message?: string; value?: unknown } = {},
+): FlowError {
+  return validationFailed('invalid', [{ resource, code: 'invalid', field, ...more }]);
+}
+
 /** A hook's receiver and secret, from its `config`, and its id, which each delivery to it names. */
 export function githubTarget(hook: Record<string, unknown>): {
   url: unknown;

@@ -24,6 +24,7 @@ import {
   hookEventsEdited,
   hookLimit,
   hookUrlRefused,
+  invalidField,
   maskedHook,
   validationFailed,
 } from './events.js';
@@ -123,7 +124,7 @@ function tooLong(template: string, param: string, max: number): FlowError {
 function invalidValue(template: string, param: string, keyword: string, message: string): FlowError {
   const field = param.slice(0, 200);
   if (keyword === 'required') return notSupplied([field.replace(/^.*\[([^\]]*)\]$/, '$1')]).error;
-  return validationFailed('invalid', [{ resource: resourceOf(template), code: 'invalid', field, message }]);
+  return invalidField(resourceOf(template), field, { message });
 }
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
-import { validationFailed } from './events.js';
+import { invalidField } from './events.js';
 
 const ISSUES = '/repos/{owner}/{repo}/issues';
 const PULLS = '/repos/{owner}/{repo}/pulls';
@@ -36,6 +36,6 @@ export async function issueMilestone(
   if (found !== undefined) return { milestone: found };
   const value = typeof asked === 'string' ? asked.slice(0, 200) : asked;
   return {
-    error: validationFailed('invalid', [{ resource: 'Issue', code: 'invalid', field: 'milestone', value }]),
+    error: invalidField('Issue', 'milestone', { value }),
   };
 }

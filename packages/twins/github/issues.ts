@@ -10,7 +10,7 @@
  */
 
 import type { ActionOutcome, FlowError, FlowTools, MatchedOperation } from '@mockpoint/core/internal';
-import { validationFailed } from './events.js';
+import { invalidField } from './events.js';
 import { nodeId } from './node-ids.js';
 import { shownRepo } from './repo-kept.js';
 import { urlPart } from './url-part.js';
@@ -344,7 +344,7 @@ export function lockRefused(template: string, method: string, sent: Record<strin
   if (template !== ISSUE_LOCK || method !== 'PUT' || reason === undefined || reason === null) return undefined;
   if (LOCK_REASONS.has(String(reason))) return undefined;
   const message = `${String(reason).slice(0, 100)} is not a valid lock_reason (off-topic, too heated, resolved or spam)`;
-  return validationFailed('invalid', [{ resource: 'Issue', code: 'invalid', field: 'lock_reason', message }]);
+  return invalidField('Issue', 'lock_reason', { message });
 }
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 import type { FlowError, FlowKit } from '@mockpoint/core/internal';
-import { validationFailed } from './events.js';
+import { invalidField, validationFailed } from './events.js';
 
 const LABELS = '/repos/{owner}/{repo}/labels';
 
@@ -15,7 +15,7 @@ const LABELS = '/repos/{owner}/{repo}/labels';
 export function labelColorRefused(template: string, sent: Record<string, unknown>): FlowError | undefined {
   if (template !== LABELS || sent.color === undefined || sent.color === null) return undefined;
   if (typeof sent.color === 'string' && /^#?[0-9a-fA-F]{6}$/.test(sent.color)) return undefined;
-  return validationFailed('invalid', [{ resource: 'Label', code: 'invalid', field: 'color' }]);
+  return invalidField('Label', 'color');
 }
 
 /** A label's `color` as GitHub keeps it: without the `#` it may be sent with. */

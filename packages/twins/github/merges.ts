@@ -18,7 +18,7 @@
 
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { closeReferenced } from './closing-keywords.js';
-import { validationFailed } from './events.js';
+import { invalidField } from './events.js';
 import { compared, keepMerge } from './history.js';
 import { GITHUB_USER } from './issues.js';
 import type { PushedCommit, RepoOperation, RepoPlace } from './pushes.js';
@@ -46,9 +46,7 @@ export function mergeMethodRefused(
   const how = sent.merge_method ?? 'merge';
   if (typeof how === 'string' && Object.hasOwn(METHODS, how)) return undefined;
   const value = String(how).slice(0, 100);
-  return validationFailed('invalid', [
-    { resource: 'PullRequest', code: 'invalid', field: 'merge_method', value } as Record<string, unknown>,
-  ]);
+  return invalidField('PullRequest', 'merge_method', { value });
 }
 
 function notAllowed(message: string): { error: FlowError } {

@@ -18,7 +18,7 @@
  * @module
  */
 import type { FlowError, FlowState, OwnAnswer, OwnOperation, OwnRequest } from '@mockpoint/core/internal';
-import { validationFailed } from './events.js';
+import { invalidField } from './events.js';
 import { live, loginOf, type RepoRecord, records } from './repo-kept.js';
 import { orgIdentity } from './repo-object.js';
 import { githubRepos } from './repos.js';
@@ -177,7 +177,7 @@ function simple(org: OrgRecord): Record<string, unknown> {
 function changes(sent: Record<string, unknown>): { changed: Record<string, unknown> } | { error: FlowError } {
   const changed: Record<string, unknown> = {};
   const refused = (field: string) => ({
-    error: validationFailed('invalid', [{ resource: 'Organization', code: 'invalid', field: field.slice(0, 200) }]),
+    error: invalidField('Organization', field.slice(0, 200)),
   });
   for (const [field, value] of Object.entries(sent)) {
     if (TEXT.includes(field)) {

@@ -30,7 +30,7 @@ import { githubCommitReferences } from './commit-references.js';
 import { githubCommits } from './commits.js';
 import { githubContents, initialCommit } from './contents.js';
 import { githubEnvironments } from './environments.js';
-import { validationFailed } from './events.js';
+import { invalidField, validationFailed } from './events.js';
 import { githubPullUpdateBody } from './issue-labels.js';
 import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
@@ -289,7 +289,7 @@ async function replaceTopics(
         ? 'A repository cannot have more than 20 topics.'
         : 'Topics must start with a lowercase letter or number, consist of 50 characters or less, and can include hyphens.';
     return {
-      error: validationFailed('invalid', [{ resource: 'Repository', code: 'invalid', field: 'topics', message }]),
+      error: invalidField('Repository', 'topics', { message }),
     };
   }
   await state.keep(REPOS, key, { ...record, repository: { ...record.repository, topics } });

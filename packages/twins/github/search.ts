@@ -12,7 +12,7 @@
  */
 
 import type { FlowState, OwnAnswer, OwnOperation, OwnRequest } from '@mockpoint/core/internal';
-import { validationFailed } from './events.js';
+import { invalidField, validationFailed } from './events.js';
 import { member } from './issues.js';
 import { live, records, shownRepo, valuesOf } from './repo-kept.js';
 
@@ -171,7 +171,7 @@ function ordered(
 
 function invalid(field: string, value: string): OwnAnswer {
   const shown = value.slice(0, 100);
-  return { error: validationFailed('invalid', [{ resource: 'Search', field, code: 'invalid', value: shown }]) };
+  return { error: invalidField('Search', field, { value: shown }) };
 }
 
 /**
