@@ -159,8 +159,16 @@ const ANSWERS: Record<string, { status: number; body: Record<string, unknown> }>
       message: `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the octocat/${REPO} repository.`,
     },
   },
-  // A ref to a commit no repository holds: `422 Object does not exist` (as `git.createRef` answers).
+  // The Git database API's words for a SHA the repository does not hold (git-database.ts, git-trees.ts, refs.ts).
   [`POST ${P}/git/refs sha`]: { status: 422, body: { message: 'Object does not exist' } },
+  [`PATCH ${P}/git/refs/{ref} sha`]: { status: 422, body: { message: 'Object does not exist' } },
+  [`POST ${P}/git/commits tree`]: { status: 422, body: { message: 'Tree SHA does not exist' } },
+  [`POST ${P}/git/commits parents`]: {
+    status: 422,
+    body: { message: 'Parent SHA does not exist or is not a commit object' },
+  },
+  [`POST ${P}/git/tags object`]: { status: 422, body: { message: 'Object does not exist' } },
+  [`POST ${P}/git/trees base_tree`]: { status: 422, body: { message: 'base_tree is not a valid tree oid' } },
   // A merge expecting another head: `409 Head branch was modified` ("Merge a pull request").
   [`PUT ${P}/pulls/{pull_number}/merge sha`]: {
     status: 409,
@@ -184,19 +192,11 @@ const YES: Record<string, { status: number; after: 'label made' | 'none assigned
 /**
  * The cases where the twin still says yes and GitHub refuses (#84, open): each is checked to answer
  * `2xx` still, so that a fix moves it out of this list, and its operation is no ledger evidence.
- * The Git database API makes no git objects the twin keeps (`createTree` → `createCommit` →
- * `updateRef` answer the example's SHAs), so refusing an unknown SHA there would refuse that flow.
+ * (The Git database API's SHAs left it: it keeps the objects it makes, git-database.ts.)
  */
 const PENDING: Record<string, string> = {
-  [`POST ${P}/git/refs sha`]: 'a ref may point at a commit the twin did not make (refs.ts)',
   [`POST ${P}/check-runs head_sha`]: 'a check of a commit the repository does not hold',
   [`POST ${P}/check-suites head_sha`]: 'a check suite of a commit the repository does not hold',
-  [`POST ${P}/git/commits tree`]: 'the Git database API keeps no trees (GitHub: 422 Tree SHA does not exist)',
-  [`POST ${P}/git/commits parents`]: 'the Git database API keeps no commits',
-  [`POST ${P}/git/tags object`]: 'the Git database API keeps no objects',
-  [`POST ${P}/git/trees base_tree`]:
-    'the Git database API keeps no trees (GitHub: 422 base_tree is not a valid tree oid)',
-  [`PATCH ${P}/git/refs/{ref} sha`]: 'a ref may point at a commit the twin did not make (refs.ts)',
   [`POST ${P}/pulls/{pull_number}/comments commit_id`]: 'review comments are answered from the example',
   [`POST ${P}/pulls/{pull_number}/comments in_reply_to`]: 'review comments are answered from the example',
   [`PUT ${P}/pulls/{pull_number}/merge-async sha`]: 'an asynchronous merge is answered from the example',

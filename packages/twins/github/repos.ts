@@ -30,6 +30,7 @@ import { githubCommits } from './commits.js';
 import { githubContents, initialCommit } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { validationFailed } from './events.js';
+import { githubGitDatabase } from './git-database.js';
 import { githubPullUpdateBody } from './issue-labels.js';
 import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
@@ -63,6 +64,7 @@ const REPO = '/repos/{owner}/{repo}';
 const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubBodyChecks,
   githubRefs,
+  githubGitDatabase,
   githubCommits,
   githubMerges,
   githubAssignees,
