@@ -98,6 +98,22 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's Git database API 
     const docs = whole.data.tree.find((entry) => entry.path === 'docs');
     const below = await octokit.rest.git.getTree({ ...repo, tree_sha: String(docs?.sha) });
     expect(below.data.tree.map((entry) => [entry.path, entry.sha])).toEqual([['hello.txt', text.data.sha]]);
+    // A directory's tree placed again at another path, a file replaced by a directory.
+    const copied = await octokit.rest.git.createTree({
+      ...repo,
+      base_tree: tree.data.sha,
+      tree: [
+        { path: 'copy', mode: '040000', type: 'tree', sha: String(docs?.sha) },
+        { path: 'README.md/inner.txt', mode: '100644', type: 'blob', sha: text.data.sha },
+      ],
+    });
+    const listed = await octokit.rest.git.getTree({ ...repo, tree_sha: copied.data.sha, recursive: 'true' });
+    expect(listed.data.tree.filter((entry) => entry.type === 'blob').map((entry) => entry.path)).toEqual([
+      'README.md/inner.txt',
+      'copy/hello.txt',
+      'data/all.bin',
+      'docs/hello.txt',
+    ]);
     const byBranch = await octokit.rest.git.getTree({ ...repo, tree_sha: 'main' });
     expect(byBranch.data.sha).toBe(tree.data.sha);
     const got = await octokit.rest.git.getBlob({ ...repo, file_sha: blob.data.sha });

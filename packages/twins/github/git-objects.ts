@@ -13,8 +13,8 @@ import type { RefsReader } from './refs.js';
 
 const TREES = 'git-trees';
 const TAGS = 'git-tags';
-/** Most subtrees of the history's trees a tree SHA is looked for among (SPEC §2.24). */
-const MAX_SUBTREES = 5_000;
+/** Most files and directories of the history's trees a tree SHA is looked for among (SPEC §2.24). */
+const MAX_SUBTREES = 50_000;
 
 /** A tree: each file's blob SHA by its path from the tree's root. */
 export type FlatTree = Record<string, string>;
@@ -49,55 +49,65 @@ export function base64Size(text: string): number {
   return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
 }
 
-/** The files of `tree` below the directory `dir`, by their path from it. */
-export function subtree(tree: Readonly<FlatTree>, dir: string): FlatTree {
-  const prefix = `${dir}/`;
-  const below: FlatTree = {};
-  for (const [path, sha] of Object.entries(tree)) if (path.startsWith(prefix)) below[path.slice(prefix.length)] = sha;
-  return below;
-}
-
-/** The directories of `tree` (every one, nested ones too). */
-export function directories(tree: Readonly<FlatTree>): string[] {
-  const dirs = new Set<string>();
-  for (const path of Object.keys(tree)) {
-    const parts = path.split('/');
-    for (let depth = 1; depth < parts.length; depth++) dirs.add(parts.slice(0, depth).join('/'));
+/** Each directory of `tree` (nested ones too) and its files, by their path from it: one pass, each file once per directory above it. */
+export function subtrees(tree: Readonly<FlatTree>): Map<string, FlatTree> {
+  const dirs = new Map<string, FlatTree>();
+  for (const [path, sha] of Object.entries(tree)) {
+    let at = path.indexOf('/');
+    while (at !== -1) {
+      const dir = path.slice(0, at);
+      const below = dirs.get(dir) ?? {};
+      dirs.set(dir, below);
+      below[path.slice(at + 1)] = sha;
+      at = path.indexOf('/', at + 1);
+    }
   }
-  return [...dirs].sort();
+  return dirs;
 }
 
 /** Keeps `tree` and each of its directories' trees of the repository kept as `scope`; its SHA. */
 export async function keepTree(state: FlowState, scope: string, tree: FlatTree): Promise<string> {
   const sha = await treeSha(tree);
   await state.keep(TREES, `${scope}:${sha}`, { tree });
-  for (const dir of directories(tree)) {
-    const below = subtree(tree, dir);
+  for (const below of subtrees(tree).values()) {
     await state.keep(TREES, `${scope}:${await treeSha(below)}`, { tree: below });
   }
   return sha;
 }
 
 /**
- * The tree `sha` of the repository kept as `scope`: one `git.createTree` made, a commit's, or a
- * directory of a commit's (looked for among at most {@link MAX_SUBTREES}).
+ * What finds a tree of the repository kept as `scope` by its SHA, its records read once: one
+ * `git.createTree` made, a commit's, or a directory of a commit's (looked for among at most
+ * {@link MAX_SUBTREES} files and directories of the history's).
  */
-export async function treeOf(state: RefsReader, scope: string, sha: string): Promise<FlatTree | undefined> {
-  const wanted = sha.toLowerCase();
-  const kept = (await state.read<{ tree: FlatTree }>(TREES)).get(`${scope}:${wanted}`);
-  if (kept !== undefined) return kept.tree;
+export async function treeFinder(
+  state: RefsReader,
+  scope: string,
+): Promise<(sha: string) => Promise<FlatTree | undefined>> {
+  const kept = await state.read<{ tree: FlatTree }>(TREES);
   const commits: CommitRecord[] = [...(await commitsOf(state, scope)).values()];
-  const whole = commits.find((commit) => commit.tree_sha === wanted);
-  if (whole !== undefined) return whole.tree;
-  let looked = 0;
-  for (const commit of commits) {
-    for (const dir of directories(commit.tree)) {
-      if (++looked > MAX_SUBTREES) return undefined;
-      const below = subtree(commit.tree, dir);
-      if ((await treeSha(below)) === wanted) return below;
+  return async (sha) => {
+    const wanted = sha.toLowerCase();
+    const found = kept.get(`${scope}:${wanted}`);
+    if (found !== undefined) return found.tree;
+    const whole = commits.find((commit) => commit.tree_sha === wanted);
+    if (whole !== undefined) return whole.tree;
+    let looked = 0;
+    for (const commit of commits) {
+      looked += Object.keys(commit.tree).length;
+      if (looked > MAX_SUBTREES) return undefined;
+      for (const below of subtrees(commit.tree).values()) {
+        if (++looked > MAX_SUBTREES) return undefined;
+        if ((await treeSha(below)) === wanted) return below;
+      }
     }
-  }
-  return undefined;
+    return undefined;
+  };
+}
+
+/** The tree `sha` of the repository kept as `scope` ({@link treeFinder}). */
+export async function treeOf(state: RefsReader, scope: string, sha: string): Promise<FlatTree | undefined> {
+  return (await treeFinder(state, scope))(sha);
 }
 
 /** The base64 bytes of the blob `sha` of the repository kept as `scope` (`undefined`: none held). */

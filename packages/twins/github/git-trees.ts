@@ -13,15 +13,15 @@
  * @module
  */
 import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
-import { base64Size, blobOf, directories, type FlatTree, gitSha, keepTree, subtree, treeOf } from './git-objects.js';
-import { commitOf, keepBlob, treeSha } from './history.js';
+import { base64Size, type FlatTree, gitSha, keepTree, subtrees, treeFinder, treeOf } from './git-objects.js';
+import { blobReader, commitOf, keepBlob, treeSha } from './history.js';
 import type { RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 
 /** Most entries one `git.createTree` takes. */
-export const MAX_ENTRIES = 10_000;
+const MAX_ENTRIES = 10_000;
 /** Most files a tree made holds. */
-export const MAX_FILES = 100_000;
+const MAX_FILES = 100_000;
 const SHA = /^[0-9a-f]{40}$/i;
 const MODES = new Set(['100644', '100755', '040000', '160000', '120000']);
 
@@ -39,25 +39,63 @@ function isTreePath(path: string): boolean {
     );
 }
 
-/** `tree` with nothing at `path`: neither a file there nor below it. */
-function removed(tree: FlatTree, path: string): void {
-  delete tree[path];
-  for (const at of Object.keys(tree)) if (at.startsWith(`${path}/`)) delete tree[at];
+/** A tree being made: each name a file's blob SHA or a directory. */
+type Node = Map<string, Node | string>;
+
+/** The directory `parts` names below `root`, made (a file in its way replaced) when `make`. */
+function dirAt(root: Node, parts: readonly string[], make: boolean): Node | undefined {
+  let node = root;
+  for (const part of parts) {
+    const next = node.get(part);
+    if (next instanceof Map) node = next;
+    else if (!make) return undefined;
+    else {
+      const made: Node = new Map();
+      node.set(part, made);
+      node = made;
+    }
+  }
+  return node;
 }
 
-/** `tree` with the file `path` the blob `sha`, a file in the way of its directories removed. */
-function placed(tree: FlatTree, path: string, sha: string): void {
-  removed(tree, path);
+/** `path` set to `value` (a blob SHA, or a directory) below `root`. */
+function put(root: Node, path: string, value: Node | string): void {
   const parts = path.split('/');
-  for (let depth = 1; depth < parts.length; depth++) delete tree[parts.slice(0, depth).join('/')];
-  tree[path] = sha;
+  const name = parts.pop() as string;
+  (dirAt(root, parts, true) as Node).set(name, value);
 }
 
-/** One entry of a `git.createTree`, applied to `tree`; or the answer refusing it. */
+/** The tree of `flat` to change. */
+function nodeOf(flat: Readonly<FlatTree>): Node {
+  const root: Node = new Map();
+  for (const [path, sha] of Object.entries(flat)) put(root, path, sha);
+  return root;
+}
+
+/** The files below `node`, by path (a directory left empty is none, as in git). */
+function flatOf(node: Node, prefix = '', into: FlatTree = {}): FlatTree {
+  for (const [name, value] of node) {
+    if (value instanceof Map) flatOf(value, `${prefix}${name}/`, into);
+    else into[`${prefix}${name}`] = value;
+  }
+  return into;
+}
+
+/** What one `git.createTree` reads, once: the blobs and trees held, and the blobs it made. */
+interface Held {
+  blob: (sha: string) => string | undefined;
+  tree: (sha: string) => Promise<FlatTree | undefined>;
+  made: Set<string>;
+  /** Files placed so far (a subtree's each), against {@link MAX_FILES}. */
+  placed: number;
+}
+
+/** One entry of a `git.createTree`, applied to `root`; or the answer refusing it. */
 async function applied(
   state: FlowState,
   scope: string,
-  tree: FlatTree,
+  root: Node,
+  held: Held,
   sent: unknown,
 ): Promise<{ error: FlowError } | undefined> {
   const one = (sent ?? {}) as Record<string, unknown>;
@@ -70,31 +108,36 @@ async function applied(
     return refused('Must supply either tree.sha or tree.content. Request will be rejected if both are present.');
   }
   if (sha === null) {
-    removed(tree, path);
+    const parts = path.split('/');
+    const name = parts.pop() as string;
+    dirAt(root, parts, false)?.delete(name);
     return undefined;
   }
+  held.placed++;
   if (typeof content === 'string') {
     if (type !== 'blob') return refused('tree.content is only for a blob');
     const bytes = new TextEncoder().encode(content);
     const blob = await gitSha('blob', bytes);
     await keepBlob(state, scope, blob, btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join('')));
-    placed(tree, path, blob);
+    held.made.add(blob);
+    put(root, path, blob);
     return undefined;
   }
   if (typeof sha !== 'string') return refused('Must supply either tree.sha or tree.content.');
   // A submodule's commit: the twin's trees hold files only.
   if (type === 'commit') return refused('tree.type commit (a submodule) is not kept by the twin', 'twin_unsupported');
   if (type === 'tree') {
-    const below = SHA.test(sha) ? await treeOf(state, scope, sha) : undefined;
+    const below = SHA.test(sha) ? await held.tree(sha) : undefined;
     if (below === undefined) return refused(`tree.sha ${sha.slice(0, 64)} is not a valid tree`);
-    removed(tree, path);
-    for (const [at, blob] of Object.entries(below)) tree[`${path}/${at}`] = blob;
+    held.placed += Object.keys(below).length;
+    if (held.placed <= MAX_FILES) put(root, path, nodeOf(below));
     return undefined;
   }
-  if (!SHA.test(sha) || (await blobOf(state, scope, sha)) === undefined) {
+  const blob = sha.toLowerCase();
+  if (!SHA.test(sha) || (held.blob(blob) === undefined && !held.made.has(blob))) {
     return refused(`tree.sha ${sha.slice(0, 64)} is not a valid blob`);
   }
-  placed(tree, path, sha.toLowerCase());
+  put(root, path, blob);
   return undefined;
 }
 
@@ -111,23 +154,30 @@ export async function createTree(
       'tree_too_large',
     );
   }
-  let tree: FlatTree = {};
+  const held: Held = {
+    blob: await blobReader(state, place.scope),
+    tree: await treeFinder(state, place.scope),
+    made: new Set(),
+    placed: 0,
+  };
+  let base: FlatTree = {};
   if (sent.base_tree !== undefined && sent.base_tree !== null) {
-    const base =
-      typeof sent.base_tree === 'string' && SHA.test(sent.base_tree)
-        ? await treeOf(state, place.scope, sent.base_tree)
-        : undefined;
-    if (base === undefined) return refused('base_tree is not a valid tree oid');
-    tree = { ...base };
+    const found =
+      typeof sent.base_tree === 'string' && SHA.test(sent.base_tree) ? await held.tree(sent.base_tree) : undefined;
+    if (found === undefined) return refused('base_tree is not a valid tree oid');
+    base = found;
   }
+  held.placed = Object.keys(base).length;
+  const root = nodeOf(base);
   // Blobs of `content` are kept as they are made: a refusal after them leaves unreferenced blobs, as git's do.
   for (const entry of sent.tree) {
-    const answer = await applied(state, place.scope, tree, entry);
+    const answer = await applied(state, place.scope, root, held, entry);
     if (answer !== undefined) return answer;
-    if (Object.keys(tree).length > MAX_FILES) {
+    if (held.placed > MAX_FILES) {
       return refused(`A tree holds at most ${MAX_FILES} files in the twin.`, 'tree_too_large');
     }
   }
+  const tree = flatOf(root);
   const sha = await keepTree(state, place.scope, tree);
   return { status: 201, body: await treeShown(state, place, sha, tree, false) };
 }
@@ -143,15 +193,16 @@ async function treeShown(
   const full = String(place.repository?.full_name ?? `${place.values.owner}/${place.values.repo}`);
   const api = `https://api.github.com/repos/${full}/git`;
   const entries: Record<string, unknown>[] = [];
-  const dirs = directories(tree).filter((dir) => recursive || !dir.includes('/'));
-  for (const dir of dirs) {
-    const at = await treeSha(subtree(tree, dir));
+  for (const [dir, below] of subtrees(tree)) {
+    if (!recursive && dir.includes('/')) continue;
+    const at = await treeSha(below);
     entries.push({ path: dir, mode: '040000', type: 'tree', sha: at, url: `${api}/trees/${at}` });
   }
-  for (const [path, blob] of Object.entries(tree)) {
+  const blob = await blobReader(state, place.scope);
+  for (const [path, sha] of Object.entries(tree)) {
     if (!recursive && path.includes('/')) continue;
-    const size = base64Size((await blobOf(state, place.scope, blob)) ?? '');
-    entries.push({ path, mode: '100644', type: 'blob', sha: blob, size, url: `${api}/blobs/${blob}` });
+    const size = base64Size(blob(sha) ?? '');
+    entries.push({ path, mode: '100644', type: 'blob', sha, size, url: `${api}/blobs/${sha}` });
   }
   entries.sort((a, b) => (String(a.path) < String(b.path) ? -1 : 1));
   return { sha, url: `${api}/trees/${sha}`, tree: entries, truncated: false };
