@@ -66,7 +66,10 @@ async function createBlob(state: FlowState, place: RepoPlace, sent: Record<strin
     return refused(`encoding must be utf-8 or base64, not ${String(encoding).slice(0, 40)}`);
   }
   const sha = await gitSha('blob', bytes);
-  await keepBlob(state, place.scope, sha, btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join('')));
+  await keepBlob(state, place.scope, {
+    sha,
+    content: btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join('')),
+  });
   return { status: 201, body: { sha, url: `${apiOf(place).api}/blobs/${sha}` } };
 }
 

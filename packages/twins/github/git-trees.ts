@@ -118,8 +118,11 @@ async function applied(
     if (type !== 'blob') return refused('tree.content is only for a blob');
     const bytes = new TextEncoder().encode(content);
     const blob = await gitSha('blob', bytes);
-    await keepBlob(state, scope, blob, btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join('')));
-    held.made.add(blob);
+    if (held.blob(blob) === undefined && !held.made.has(blob)) {
+      const base64 = btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join(''));
+      await keepBlob(state, scope, { sha: blob, content: base64 }, true);
+      held.made.add(blob);
+    }
     put(root, path, blob);
     return undefined;
   }

@@ -69,10 +69,18 @@ export async function keepCommit(
   await state.keep(COMMITS, `${scope}:${commit.sha}`, commit);
 }
 
-/** Keeps the blob `sha` (its base64 bytes `content`) of the repository kept as `scope`, once. */
-export async function keepBlob(state: FlowState, scope: string, sha: string, content: string): Promise<void> {
-  if (!(await state.read<{ content: string }>(BLOBS)).has(`${scope}:${sha}`)) {
-    await state.keep(BLOBS, `${scope}:${sha}`, { content });
+/**
+ * Keeps the blob `sha` (its base64 bytes `content`) of the repository kept as `scope`, once
+ * (`fresh`: the caller knows it is not kept yet, so the blobs are not read again).
+ */
+export async function keepBlob(
+  state: FlowState,
+  scope: string,
+  blob: { sha: string; content: string },
+  fresh = false,
+): Promise<void> {
+  if (fresh || !(await state.read<{ content: string }>(BLOBS)).has(`${scope}:${blob.sha}`)) {
+    await state.keep(BLOBS, `${scope}:${blob.sha}`, { content: blob.content });
   }
 }
 
