@@ -159,8 +159,16 @@ const ANSWERS: Record<string, { status: number; body: Record<string, unknown> }>
       message: `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the octocat/${REPO} repository.`,
     },
   },
-  // A ref to a commit no repository holds: `422 Object does not exist` (as `git.createRef` answers).
+  // The Git database API's words for a SHA the repository does not hold (git-database.ts, git-trees.ts, refs.ts).
   [`POST ${P}/git/refs sha`]: { status: 422, body: { message: 'Object does not exist' } },
+  [`PATCH ${P}/git/refs/{ref} sha`]: { status: 422, body: { message: 'Object does not exist' } },
+  [`POST ${P}/git/commits tree`]: { status: 422, body: { message: 'Tree SHA does not exist' } },
+  [`POST ${P}/git/commits parents`]: {
+    status: 422,
+    body: { message: 'Parent SHA does not exist or is not a commit object' },
+  },
+  [`POST ${P}/git/tags object`]: { status: 422, body: { message: 'Object does not exist' } },
+  [`POST ${P}/git/trees base_tree`]: { status: 422, body: { message: 'base_tree is not a valid tree oid' } },
   // A merge expecting another head: `409 Head branch was modified` ("Merge a pull request").
   [`PUT ${P}/pulls/{pull_number}/merge sha`]: {
     status: 409,
@@ -209,22 +217,6 @@ const YES: Record<string, { status: number; after: 'label made' | 'none assigned
   [`DELETE ${P}/pulls/{pull_number}/requested_reviewers reviewers`]: { status: 200, after: 'none assigned' },
 };
 
-/**
- * The cases where the twin still says yes and GitHub refuses (#84, open): each is checked to answer
- * `2xx` still, so that a fix moves it out of this list, and its operation is no ledger evidence.
- * The Git database API makes no git objects the twin keeps (`createTree` → `createCommit` →
- * `updateRef` answer the example's SHAs), so refusing an unknown SHA there would refuse that flow.
- */
-const PENDING: Record<string, string> = {
-  [`POST ${P}/git/refs sha`]: 'a ref may point at a commit the twin did not make (refs.ts)',
-  [`POST ${P}/git/commits tree`]: 'the Git database API keeps no trees (GitHub: 422 Tree SHA does not exist)',
-  [`POST ${P}/git/commits parents`]: 'the Git database API keeps no commits',
-  [`POST ${P}/git/tags object`]: 'the Git database API keeps no objects',
-  [`POST ${P}/git/trees base_tree`]:
-    'the Git database API keeps no trees (GitHub: 422 base_tree is not a valid tree oid)',
-  [`PATCH ${P}/git/refs/{ref} sha`]: 'a ref may point at a commit the twin did not make (refs.ts)',
-};
-
 const keyOf = (one: Case) => `${one.operation} ${one.property}`;
 
 describe.each(['memory', 'level'] as const)(
@@ -247,7 +239,7 @@ describe.each(['memory', 'level'] as const)(
         expect(keys).toContain(one);
       }
       // Each expectation names a case the document has.
-      for (const key of [...Object.keys(ANSWERS), ...Object.keys(YES), ...Object.keys(PENDING)])
+      for (const key of [...Object.keys(ANSWERS), ...Object.keys(YES)])
         expect(keys).toContain(key);
       // Paths naming what the test does not make (a runner, an alert): twin-github-missing.test.ts refuses them.
       expect(CASES.left.sort()).toEqual([
@@ -307,7 +299,7 @@ describe.each(['memory', 'level'] as const)(
       const collections = async () => (await fetch(`${daemon.url}/api/endpoints/${name}/collections`)).text();
       const before = await collections();
       const wrong: string[] = [];
-      const refused = CASES.sent.filter((one) => !(keyOf(one) in YES) && !(keyOf(one) in PENDING));
+      const refused = CASES.sent.filter((one) => !(keyOf(one) in YES));
       for (const one of refused) {
         const answer = await sendCase(one);
         const expected = ANSWERS[keyOf(one)] ?? {
@@ -325,14 +317,6 @@ describe.each(['memory', 'level'] as const)(
       expect(wrong).toEqual([]);
       // Nothing kept: the twin's collections as they were.
       expect(await collections()).toBe(before);
-      // Still the twin's yes where GitHub refuses: a fix moves the case out of PENDING.
-      const fixed: string[] = [];
-      for (const one of CASES.sent.filter((other) => keyOf(other) in PENDING)) {
-        const answer = await sendCase(one);
-        if (answer.status >= 300)
-          fixed.push(`${keyOf(one)}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
-      }
-      expect(fixed).toEqual([]);
       // GitHub's yes: made, or left out, as it does.
       for (const one of CASES.sent.filter((other) => keyOf(other) in YES)) {
         const { status, after } = YES[keyOf(one)] as (typeof YES)[string];
@@ -345,12 +329,10 @@ describe.each(['memory', 'level'] as const)(
       const evidence = `${JSON.stringify(
         {
           provider: 'github',
-          source: `twin-github-body-references.test.ts: each write whose body names an object never made refused as GitHub refuses it (or taken where GitHub takes it), nothing kept (${refused.length + Object.keys(YES).length} cases passing, ${Object.keys(PENDING).length} pending)`,
+          source: `twin-github-body-references.test.ts: each write whose body names an object never made refused as GitHub refuses it (or taken where GitHub takes it), nothing kept (${refused.length + Object.keys(YES).length} cases passing)`,
           operations: [
             ...new Set([...covered, ...CASES.sent.filter((one) => keyOf(one) in YES).map((one) => one.operation)]),
-          ]
-            .filter((operation) => !CASES.sent.some((one) => one.operation === operation && keyOf(one) in PENDING))
-            .sort(),
+          ].sort(),
         },
         null,
         2,
@@ -358,7 +340,7 @@ describe.each(['memory', 'level'] as const)(
       if (process.env.MOCKPOINT_WRITE_EVIDENCE === '1') writeFileSync(EVIDENCE, evidence);
       expect(readFileSync(EVIDENCE, 'utf8'), 'stale: MOCKPOINT_WRITE_EVIDENCE=1 rewrites it').toBe(evidence);
       console.log(
-        `GitHub body references (${store}): ${CASES.sent.length} cases: ${refused.length} refused as GitHub does, ${Object.keys(YES).length} taken as GitHub takes them, ${Object.keys(PENDING).length} still taken where GitHub refuses`,
+        `GitHub body references (${store}): ${CASES.sent.length} cases: ${refused.length} refused as GitHub does, ${Object.keys(YES).length} taken as GitHub takes them`,
       );
     });
   },

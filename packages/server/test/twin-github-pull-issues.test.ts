@@ -356,7 +356,7 @@ describe.each(TWIN_PLACES)("a pull request's base commit (%s)", (place) => {
       await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: main });
       await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/other', sha: main });
       const head = await write('feature', 'one.md');
-      await write('other', 'two.md');
+      const two = await write('other', 'two.md');
       await octokit.rest.repos.createWebhook({
         ...repo,
         config: { url: receiver.url, secret: 'base', content_type: 'json' },
@@ -373,7 +373,8 @@ describe.each(TWIN_PLACES)("a pull request's base commit (%s)", (place) => {
 
       // A push to the base alone (a file written, the ref moved) leaves the base commit where it was.
       await write('main', 'CHANGELOG.md');
-      const moved = 'b'.repeat(40);
+      // (Moved, with `force`, to a commit the repository holds: the other branch's.)
+      const moved = two;
       await octokit.rest.git.updateRef({ ...repo, ref: 'heads/main', sha: moved, force: true });
       expect(await sides(pull.number)).toEqual([main, head]);
 

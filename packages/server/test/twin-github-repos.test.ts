@@ -21,7 +21,6 @@ const failure = (promise: Promise<unknown>) =>
 
 const NOT_FOUND = { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' };
 const SHA_A = 'aa218f56b14c9653891f9e74264a383fa43fefbd';
-const SHA_B = '7638417db6d59f3c431d3e1f261cc637155684cd';
 
 /** Git's blob SHA-1 of `text`, as `git hash-object` makes it. */
 function blobSha(text: string): string {
@@ -249,7 +248,16 @@ describe.each(TWIN_PLACES)('GitHub repositories, refs and contents (%s)', (place
 
   it('keeps git refs by name: create, read, match, update, delete', async () => {
     const repo = { owner: 'octocat', repo: `refs-${place}` };
-    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    // Two commits the repository holds (a ref points at one it holds): its first, and a file written after.
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, auto_init: true });
+    const SHA_A = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+    const written = await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'b.txt',
+      message: 'B',
+      content: Buffer.from('b').toString('base64'),
+    });
+    const SHA_B = String(written.data.commit.sha);
     const made = await octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/feature', sha: SHA_A });
     const api = `https://api.github.com/repos/octocat/${repo.repo}/git`;
     const expected = (sha: string) => ({

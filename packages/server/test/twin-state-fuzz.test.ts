@@ -114,8 +114,14 @@ it(`answers ${CASES} random repository names, refs and contents paths (seed ${SE
     statuses.set(`${method} ${answer.status}`, (statuses.get(`${method} ${answer.status}`) ?? 0) + 1);
     return { ...answer, seen, json: () => JSON.parse(answer.text) as Record<string, unknown> };
   };
-  // The repository the refs and files go in, made explicitly.
-  expect((await call('POST', '/user/repos', JSON.stringify({ name: 'app' }))).status).toBe(201);
+  // The repository the refs and files go in, made explicitly, with a first commit; the commits it
+  // holds (a ref points at one of them: another SHA is GitHub's `422 Object does not exist`).
+  expect((await call('POST', '/user/repos', JSON.stringify({ name: 'app', auto_init: true }))).status).toBe(201);
+  const held = [
+    String(((await call('GET', '/repos/octocat/app/git/ref/heads/main')).json().object as { sha: string }).sha),
+  ];
+  const heldOne = () => held[Math.floor(random() * held.length)] as string;
+  let refsMade = 0;
   for (let i = 0; i < CASES; i++) {
     const kind = i % 6;
     if (kind === 0 || kind === 1) {
@@ -145,20 +151,22 @@ it(`answers ${CASES} random repository names, refs and contents paths (seed ${SE
       // A ref made by a random name, read back by it (raw `/` or `%2F`), moved and deleted.
       const tail = randomPath(random, random() < 0.5);
       const ref = random() < 0.8 ? `refs/heads/${tail.text}` : tail.text;
-      const sha = random() < 0.9 ? hex40(random) : randomText(random, 40);
+      const roll = random();
+      const sha = roll < 0.8 ? heldOne() : roll < 0.9 ? hex40(random) : randomText(random, 40);
       const made = await call(
         'POST',
         '/repos/octocat/app/git/refs',
         `{"ref":${jsonString(ref)},"sha":${jsonString(sha)}}`,
       );
       if (made.status !== 201) continue;
+      refsMade++;
       expect(made.json().ref, made.seen).toBe(ref);
       const at = ref.startsWith('refs/heads/') ? `heads/${tail.url}` : encodeURIComponent(ref.slice(5));
       const read = await call('GET', `/repos/octocat/app/git/ref/${at}`);
       expect(read.status, read.seen).toBe(200);
       expect(read.json().ref, read.seen).toBe(ref);
       expect((read.json().object as { sha: string }).sha).toBe(sha.toLowerCase());
-      const next = hex40(random);
+      const next = heldOne();
       const moved = await call(
         'PATCH',
         `/repos/octocat/app/git/refs/${at}`,
@@ -193,6 +201,7 @@ it(`answers ${CASES} random repository names, refs and contents paths (seed ${SE
       if (kind === 5)
         await call(random() < 0.5 ? 'GET' : 'DELETE', `/repos/octocat/app/contents/${randomPath(random, true).url}`);
       if (put.status !== 201) continue;
+      held.push(String((put.json().commit as { sha: string }).sha));
       const content = put.json().content as { path: string; sha: string; size: number };
       expect(content.size, put.seen).toBe(bytes.length);
       expect(content.sha).toMatch(SHA);
@@ -226,6 +235,7 @@ it(`answers ${CASES} random repository names, refs and contents paths (seed ${SE
   // Creates, refs and files were accepted, and refusals reached.
   for (const seen of ['POST 201', 'PUT 201', 'POST 422', 'PUT 422'])
     expect(statuses.get(seen), seen).toBeGreaterThan(0);
+  expect(refsMade, 'refs made').toBeGreaterThan(0);
   await health.check();
 });
 

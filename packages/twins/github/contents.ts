@@ -13,12 +13,12 @@
  */
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoint/core/internal';
+import { FILES } from './branch-files.js';
 import { keepWrite } from './history.js';
 import { pushedCommit, type RepoOperation, type RepoPlace } from './pushes.js';
 import { branchSha, isRefName, moveBranch, notSupplied } from './refs.js';
 import { shownRepo } from './repo-kept.js';
 
-const FILES = 'contents';
 const CONTENTS = '/repos/{owner}/{repo}/contents/{path}';
 const ROOT = '/repos/{owner}/{repo}/contents';
 

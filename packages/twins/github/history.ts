@@ -25,6 +25,16 @@ export interface CommitRecord {
   tree: Record<string, string>;
   /** Its tree's SHA ({@link treeSha}). */
   tree_sha: string;
+  /** Who wrote it and who committed it, as `git.createCommit` was sent them (the Octocat, else). */
+  author?: GitPerson;
+  committer?: GitPerson;
+}
+
+/** A commit's author or committer, or a tag's tagger. */
+export interface GitPerson {
+  name: string;
+  email: string;
+  date: string;
 }
 
 /** What reads the history: a flow's state or a create's kit. */
@@ -46,7 +56,7 @@ export async function commitOf(state: Reader, scope: string, sha: string): Promi
 }
 
 /** Keeps `commit` of the repository kept as `scope`, and the bytes of its new blobs. */
-async function keepCommit(
+export async function keepCommit(
   state: FlowState,
   scope: string,
   commit: CommitRecord,
@@ -57,6 +67,21 @@ async function keepCommit(
     if (!kept.has(`${scope}:${sha}`)) await state.keep(BLOBS, `${scope}:${sha}`, { content });
   }
   await state.keep(COMMITS, `${scope}:${commit.sha}`, commit);
+}
+
+/**
+ * Keeps the blob `sha` (its base64 bytes `content`) of the repository kept as `scope`, once
+ * (`fresh`: the caller knows it is not kept yet, so the blobs are not read again).
+ */
+export async function keepBlob(
+  state: FlowState,
+  scope: string,
+  blob: { sha: string; content: string },
+  fresh = false,
+): Promise<void> {
+  if (fresh || !(await state.read<{ content: string }>(BLOBS)).has(`${scope}:${blob.sha}`)) {
+    await state.keep(BLOBS, `${scope}:${blob.sha}`, { content: blob.content });
+  }
 }
 
 /** The blobs of the repository kept as `scope` read once: the base64 bytes of one by its SHA (`undefined`: none kept). */
@@ -140,7 +165,7 @@ export async function keepMerge(
 }
 
 /** A tree's SHA, as a hash of its entries (the twin does not write git's tree objects). */
-async function treeSha(tree: Readonly<Record<string, string>>): Promise<string> {
+export async function treeSha(tree: Readonly<Record<string, string>>): Promise<string> {
   const text = Object.keys(tree)
     .sort()
     .map((path) => `${path}\0${tree[path]}`)

@@ -3,9 +3,12 @@
  * name (`refs/heads/feature`), per repository (twin-own.ts): `POST …/git/refs` makes one (`ref`,
  * `sha`; an existing one `422 Reference already exists`), `GET …/git/ref/{ref}` reads it
  * (`heads/feature`, sent encoded as `heads%2Ffeature` by Octokit), `GET …/git/matching-refs/{ref}`
- * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; a ref may point at a
- * commit the twin did not make, so it does not check for a fast-forward: every move is taken,
- * `force` or not), `DELETE` removes it;
+ * lists those its name starts, `PATCH …/git/refs/{ref}` moves it (`sha`; a move that is not a
+ * fast-forward is `422 Update is not a fast forward` unless `force: true`), `DELETE` removes it;
+ * a `sha` the repository does not hold (a commit, or an annotated tag for `refs/tags/…`) is `422
+ * Object does not exist` (GitHub's words, octokit.js issue 562; "Update is not a fast forward":
+ * octokit.js issue 21), unless the twin's `unseen` is `"examples"`. A move of the default branch
+ * makes the files the contents API reads those of its new commit (branch-files.ts);
  * each a branch's or tag's `create`, `push` or `delete` (pushes.ts). A file written moves
  * its branch (`moveBranch`), keeping the commit it made with the ref.
  *
@@ -13,6 +16,9 @@
  */
 
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoint/core/internal';
+import { filesAt } from './branch-files.js';
+import { refTarget } from './git-objects.js';
+import { compared } from './history.js';
 import { type PushedCommit, type RepoOperation, type RepoPlace, tellPush } from './pushes.js';
 import { shownRepo } from './repo-kept.js';
 
@@ -27,6 +33,8 @@ interface RefRecord {
   node_id: string;
   /** The commit `sha` is, when the twin made it (a file written). */
   commit?: PushedCommit;
+  /** `tag`: `sha` is an annotated tag's (`git.createTag`), not a commit's. */
+  type?: 'tag';
 }
 
 function refused(message: string): { error: FlowError } {
@@ -46,7 +54,11 @@ function shown(record: RefRecord, values: Record<string, string>): Record<string
     ref: record.ref,
     node_id: record.node_id,
     url: `${api}/${record.ref}`,
-    object: { sha: record.sha, type: 'commit', url: `${api}/commits/${record.sha}` },
+    object: {
+      sha: record.sha,
+      type: record.type ?? 'commit',
+      url: `${api}/${record.type === 'tag' ? 'tags' : 'commits'}/${record.sha}`,
+    },
   };
 }
 
@@ -191,6 +203,26 @@ export async function commitAt(
   return { branches, commit: commitOf(refs, sha), referenced: at.length > 0 };
 }
 
+/** Whether moving `known` to `sha` (a `target`) is a fast-forward: a commit its commit is an ancestor of, or the same. */
+async function fastForward(
+  state: FlowState,
+  scope: string,
+  known: RefRecord,
+  sha: string,
+  target: 'commit' | 'tag',
+): Promise<boolean> {
+  if (known.sha === sha) return true;
+  if (known.type === 'tag' || target === 'tag') return false;
+  // A ref at a commit the repository does not hold (made with `unseen: "examples"`): none to be behind.
+  return (await compared(state, scope, known.sha, sha)).behindBy === 0;
+}
+
+/** The contents API's files made those of `sha` where `ref` is the default branch. */
+async function defaultMoved(state: FlowState, place: RepoPlace, ref: string, sha: string): Promise<void> {
+  if (ref !== `refs/heads/${String(place.repository?.default_branch ?? 'main')}`) return;
+  await filesAt(state, place.scope, sha);
+}
+
 async function createRef(
   matched: MatchedOperation,
   sent: Record<string, unknown>,
@@ -211,9 +243,18 @@ async function createRef(
   const refs = await refsOf(state, scope);
   if (refs.has(ref)) return refused('Reference already exists');
   const sha = sent.sha.toLowerCase();
+  const target = state.examples ? 'commit' : await refTarget(state, scope, sha, ref.startsWith('refs/tags/'));
+  if (target === undefined) return refused('Object does not exist');
   const commit = commitOf(refs, sha);
-  const record: RefRecord = { ref, sha, node_id: state.newId('REF_'), ...(commit === undefined ? {} : { commit }) };
+  const record: RefRecord = {
+    ref,
+    sha,
+    node_id: state.newId('REF_'),
+    ...(commit === undefined ? {} : { commit }),
+    ...(target === 'tag' ? { type: target } : {}),
+  };
   await state.keep(REFS, `${scope}:${ref}`, record);
+  await defaultMoved(state, place, ref, sha);
   await tellPush(state, place, { ref, after: sha, ...(commit === undefined ? {} : { commit }) });
   return { status: 201, body: shown(record, matched.values) };
 }
@@ -300,11 +341,22 @@ export const githubRefs: RepoOperation = async (matched, request, state, place) 
   if (sent.sha === undefined || sent.sha === '') return notSupplied(['sha']);
   if (!isSha(sent.sha)) return refused('Object does not exist');
   const sha = sent.sha.toLowerCase();
-  const { commit: _had, ...rest } = known;
-  const commit = commitOf(await refsOf(state, scope), sha);
-  const moved: RefRecord = { ...rest, sha, ...(commit === undefined ? {} : { commit }) };
-  await state.keep(REFS, `${scope}:${name}`, moved);
   const forced = sent.force === true;
+  const target = state.examples ? 'commit' : await refTarget(state, scope, sha, name.startsWith('refs/tags/'));
+  if (target === undefined) return refused('Object does not exist');
+  if (!forced && !state.examples && !(await fastForward(state, scope, known, sha, target))) {
+    return refused('Update is not a fast forward');
+  }
+  const { commit: _had, type: _was, ...rest } = known;
+  const commit = commitOf(await refsOf(state, scope), sha);
+  const moved: RefRecord = {
+    ...rest,
+    sha,
+    ...(commit === undefined ? {} : { commit }),
+    ...(target === 'tag' ? { type: target } : {}),
+  };
+  await state.keep(REFS, `${scope}:${name}`, moved);
+  await defaultMoved(state, place, name, sha);
   // A move to where it is pushes nothing.
   if (sha !== known.sha) {
     await tellPush(state, place, {

@@ -31,6 +31,7 @@ import { githubCommits } from './commits.js';
 import { githubContents, initialCommit } from './contents.js';
 import { githubEnvironments } from './environments.js';
 import { invalidField, validationFailed } from './events.js';
+import { githubGitDatabase } from './git-database.js';
 import { githubPullUpdateBody } from './issue-labels.js';
 import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
@@ -67,6 +68,7 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubCommitReferences,
   githubReviewComments,
   githubRefs,
+  githubGitDatabase,
   githubCommits,
   githubMerges,
   githubAssignees,

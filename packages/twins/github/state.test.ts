@@ -80,9 +80,10 @@ describe("the GitHub twin's own state", () => {
     ]) {
       expect((await call('POST', '/repos/octocat/app/git/refs', { ref, sha: SHA })).status, ref).toBe(422);
     }
-    expect((await call('POST', '/repos/octocat/app/git/refs', { ref: 'refs/heads/feature/a', sha: SHA })).status).toBe(
-      201,
-    );
+    // A commit the repository holds (a file written): a ref points at one.
+    const written = await call('PUT', '/repos/octocat/app/contents/a.txt', { message: 'm', content: 'aGk=' });
+    const sha = String((written.body.commit as { sha: string }).sha);
+    expect((await call('POST', '/repos/octocat/app/git/refs', { ref: 'refs/heads/feature/a', sha })).status).toBe(201);
     expect((await call('GET', '/repos/octocat/app/git/ref/heads/feature/a')).body.ref).toBe('refs/heads/feature/a');
     expect((await call('GET', '/repos/octocat/app/git/ref/heads%2Ffeature%2Fa')).body.ref).toBe('refs/heads/feature/a');
   });
