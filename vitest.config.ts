@@ -8,6 +8,7 @@ export default defineConfig({
     // One project per package and per example, and the repo's scripts; each has its own vitest.config.ts.
     // server-bun: the daemon's tests again with the daemon run by Bun (docs/runtimes.md).
     // server-web: the server's browser files, one Chromium per worker (packages/server/vitest.web.config.ts).
+    // server-unit: the server's in-process files that start nothing, without isolation (vitest.unit.config.ts).
     // quiet: the files that bound the daemon's responsiveness under their own heavy work, one at a time
     // after the rest (vitest.shared.ts); clone: the files that change the clone the others run from,
     // alone and last (vitest.shared.ts).
@@ -15,6 +16,7 @@ export default defineConfig({
       'packages/*',
       'packages/server/vitest.bun.config.ts',
       'packages/server/vitest.web.config.ts',
+      'packages/server/vitest.unit.config.ts',
       'examples/*',
       'scripts',
       mergeConfig(

@@ -74,3 +74,27 @@ export const QUIET_PROBES = [
  * files (test/web-support.ts), and the `server` project leaves them out.
  */
 export const SERVER_BROWSER_TESTS = ['test/web-*.test.ts', 'test/har.test.ts', 'test/session-carry-e2e.test.ts'];
+
+/**
+ * The server's test files that run in process and start nothing (no daemon, no browser, no child
+ * process) and leave nothing global behind: they run in the `server-unit` project
+ * (packages/server/vitest.unit.config.ts) without isolation, so that a worker imports the server's
+ * and the core's sources once rather than once a file (alone, errors.test.ts took 21 s, 19.5 s of
+ * it import), and the `server` project leaves them out. A file joins only if it changes no global
+ * (process.env, fake timers, mocks, listeners) or restores it in its own hooks.
+ */
+export const SERVER_UNIT_TESTS = [
+  'src/commands/tail-forward.test.ts',
+  'src/mcp/text-imports.test.ts',
+  'src/mock-file/watch-mock-file.test.ts',
+  'src/openapi/import-work.test.ts',
+  'src/openapi/load-openapi.test.ts',
+  'test/config.test.ts',
+  'test/docs.test.ts',
+  'test/errors.test.ts',
+  'test/openapi-request-schemas.test.ts',
+  'test/openapi-skipped.test.ts',
+  'test/session-carry-frameworks.test.ts',
+  'test/twin-third-provider.test.ts',
+  'test/verify-junit.test.ts',
+];

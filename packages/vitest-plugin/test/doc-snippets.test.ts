@@ -21,7 +21,7 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { isBuilt } from '../../../scripts/build-state.mjs';
 import { runVitest } from './run-vitest.js';
@@ -164,10 +164,15 @@ function linkLibraries(dir: string): void {
   }
 }
 
-/** `node <file>` in `cwd`, killed after 60 s: its exit status and output. */
-function runNode(file: string, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/** `node <args>` in `cwd`, killed after `timeout` ms (60 s): its exit status and output. */
+function runNode(
+  args: string[],
+  cwd: string,
+  timeout = 60_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+    const options = { cwd, encoding: 'utf8' as const, timeout, maxBuffer: 64 * 1024 * 1024 };
+    execFile(process.execPath, args, options, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number' && !error.killed) reject(error);
       else resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
     });
@@ -212,36 +217,17 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
   const all = PAGES.flatMap(blocks);
   rmSync(ROOT, { recursive: true, force: true });
   mkdirSync(join(ROOT, 'check'), { recursive: true });
+  // What every test below reads: the libraries the snippets import, the tsconfig, the fragments' context.
+  beforeAll(() => {
+    linkLibraries(ROOT);
+    writeFileSync(join(ROOT, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+    writeFileSync(join(ROOT, 'check', 'context.ts'), CONTEXT);
+  });
 
   it('every GIVEN and NOT_CHECKED entry names a snippet', () => {
     const keys = [...Object.keys(GIVEN), ...Object.keys(NOT_CHECKED)];
     const unused = keys.filter((key) => !all.some((block) => block.key.startsWith(key)));
     expect(unused).toEqual([]);
-  });
-
-  it('each one type-checks as written (one tsc run)', () => {
-    linkLibraries(ROOT);
-    writeFileSync(join(ROOT, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-    writeFileSync(join(ROOT, 'check', 'context.ts'), CONTEXT);
-    const checked = all.filter((block) => !Object.keys(NOT_CHECKED).some((key) => block.key.startsWith(key)));
-    for (const block of checked) {
-      const module = /^(?:import|export) /m.test(block.text) ? '' : 'export {};\n';
-      writeFileSync(join(ROOT, 'check', fileOf(block)), `${block.text}${module}${givenOf(block)}\n`);
-    }
-    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', ROOT], {
-      encoding: 'utf8',
-    });
-    // Each error at its page and line.
-    const errors = tsc.stdout
-      .split('\n')
-      .filter((line) => /^\S.*check\/[^(]+\(\d+,\d+\): /.test(line))
-      .map((line) => {
-        const [, file, row, rest] = /check\/([^(]+)\((\d+),\d+\): (.*)$/.exec(line) ?? [];
-        const block = all.find((one) => fileOf(one) === file);
-        return block === undefined ? line : `${block.page}:${block.line + Number(row) - 1}: ${rest}`;
-      });
-    expect(errors.join('\n'), tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
   });
 
   it('each one, its types stripped, parses as a module on this Node (no `await using` on Node 20)', () => {
@@ -280,7 +266,7 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
       library.map(async (block) => {
         const file = join(dir, fileOf(block).replace(/\.(ts|js)$/, '.mjs'));
         writeFileSync(file, asJavaScript(block));
-        return { block, run: await runNode(file, dir) };
+        return { block, run: await runNode([file], dir) };
       }),
     );
     for (const { block, run } of runs) {
@@ -289,7 +275,30 @@ describe('the docs’ TypeScript snippets', { timeout: 300_000 }, () => {
     }
   });
 
-  it('each whole test file runs, in one child Vitest with the docs’ configs', async () => {
+  // The two long ones (a tsc run, a child Vitest; about 25 s each, each mostly one core) run at once,
+  // after the short ones: their files are apart (check/ against tests/ and vitest.config.ts).
+  it.concurrent('each one type-checks as written (one tsc run)', async () => {
+    const checked = all.filter((block) => !Object.keys(NOT_CHECKED).some((key) => block.key.startsWith(key)));
+    for (const block of checked) {
+      const module = /^(?:import|export) /m.test(block.text) ? '' : 'export {};\n';
+      writeFileSync(join(ROOT, 'check', fileOf(block)), `${block.text}${module}${givenOf(block)}\n`);
+    }
+    // From the repository's root, as before: each error's path (below) is read relative to it.
+    const tsc = await runNode([join(REPO, 'node_modules/typescript/bin/tsc'), '-p', ROOT], REPO, 280_000);
+    // Each error at its page and line.
+    const errors = tsc.stdout
+      .split('\n')
+      .filter((line) => /^\S.*check\/[^(]+\(\d+,\d+\): /.test(line))
+      .map((line) => {
+        const [, file, row, rest] = /check\/([^(]+)\((\d+),\d+\): (.*)$/.exec(line) ?? [];
+        const block = all.find((one) => fileOf(one) === file);
+        return block === undefined ? line : `${block.page}:${block.line + Number(row) - 1}: ${rest}`;
+      });
+    expect(errors.join('\n'), tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+  });
+
+  it.concurrent('each whole test file runs, in one child Vitest with the docs’ configs', async () => {
     const tests = all.filter(isTest);
     expect(tests.length).toBeGreaterThanOrEqual(5);
     // They run on the packages' dist/ (below): built from the sources as they are now.
