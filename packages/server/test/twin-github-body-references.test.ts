@@ -239,8 +239,7 @@ describe.each(['memory', 'level'] as const)(
         expect(keys).toContain(one);
       }
       // Each expectation names a case the document has.
-      for (const key of [...Object.keys(ANSWERS), ...Object.keys(YES)])
-        expect(keys).toContain(key);
+      for (const key of [...Object.keys(ANSWERS), ...Object.keys(YES)]) expect(keys).toContain(key);
       // Paths naming what the test does not make (a runner, an alert): twin-github-missing.test.ts refuses them.
       expect(CASES.left.sort()).toEqual([
         `PATCH ${P}/code-scanning/alerts/{alert_number}`,
