@@ -18,7 +18,7 @@ import { load } from '@mockpoint/twins';
 import { describe, expect, it } from 'vitest';
 import { resolved, validValue } from './helpers/constraint-cases.js';
 import { sampleOf } from './helpers/schema-sample.js';
-import { sharedTwinDaemon } from './helpers/twin.js';
+import { sharedTwinDaemon, twinSender } from './helpers/twin.js';
 
 type Schema = Record<string, unknown>;
 
@@ -250,15 +250,7 @@ describe.each(['memory', 'level'] as const)(
 
     it('refuses each as GitHub does, keeping nothing', { timeout: 180_000 }, async () => {
       const { daemon, name, root } = await twin();
-      const send = async (method: string, path: string, body?: unknown) => {
-        const answer = await fetch(`${root}${path}`, {
-          method,
-          headers: HEADERS,
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await answer.text();
-        return { status: answer.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> };
-      };
+      const send = twinSender(root, HEADERS);
       const repo = `/repos/octocat/${REPO}`;
       expect((await send('POST', '/user/repos', { name: REPO, auto_init: true })).status).toBe(201);
       // What the other references of a body name: the default branch and its commit and tree, a

@@ -8,7 +8,7 @@
 // answers no `204`). Against the built daemon on memory and LevelDB; every process listens on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
 import { CASES, DOC, REPO } from './helpers/github-missing-cases.js';
-import { sharedTwinDaemon } from './helpers/twin.js';
+import { sharedTwinDaemon, twinSender } from './helpers/twin.js';
 
 const HEADERS = { authorization: 'Bearer ghp_made84', 'content-type': 'application/json' };
 
@@ -30,15 +30,7 @@ describe.each(['memory', 'level'] as const)('the GitHub twin makes what a write 
 
   it('makes each, reads it back and updates it as GitHub answers', { timeout: 60_000 }, async () => {
     const { root } = await twin();
-    const send = async (method: string, path: string, body?: unknown) => {
-      const answer = await fetch(`${root}${path}`, {
-        method,
-        headers: HEADERS,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await answer.text();
-      return { status: answer.status, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
-    };
+    const send = twinSender(root, HEADERS);
     expect((await send('POST', '/user/repos', { name: REPO })).status).toBe(201);
     const wrong: string[] = [];
     for (const one of CASES.made) {

@@ -8,7 +8,7 @@
 // memory and LevelDB; every process listens on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
 import { bodyOf, DOC } from './helpers/github-missing-cases.js';
-import { sharedTwinDaemon } from './helpers/twin.js';
+import { sharedTwinDaemon, twinSender } from './helpers/twin.js';
 
 const HEADERS = { authorization: 'Bearer ghp_names84', 'content-type': 'application/json' };
 const REPO = 'secret-names';
@@ -66,15 +66,7 @@ describe.each(['memory', 'level'] as const)('the GitHub twin takes a secret’s 
 
   it('refuses the names GitHub refuses, making nothing, and makes those it takes', { timeout: 60_000 }, async () => {
     const { root } = await twin();
-    const send = async (method: string, path: string, body?: unknown) => {
-      const answer = await fetch(`${root}${path}`, {
-        method,
-        headers: HEADERS,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await answer.text();
-      return { status: answer.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> };
-    };
+    const send = twinSender(root, HEADERS);
     expect((await send('POST', '/user/repos', { name: REPO })).status).toBe(201);
     expect((await send('PUT', `/repos/octocat/${REPO}/environments/${ENVIRONMENT}`, {})).status).toBe(200);
     // An organization is the twin's once a repository is made in it (none is made through the API):

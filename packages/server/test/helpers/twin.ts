@@ -289,3 +289,28 @@ export function exampleKeys(event: string, action?: string): string[] {
   const keys = payloads.map((payload) => Object.keys(payload).filter((key) => key !== 'installation'));
   return (keys[0] ?? []).filter((key) => keys.every((some) => some.includes(key))).sort();
 }
+
+/** What {@link twinSender}'s `send` answers: the status, and the body's JSON (`{}` for none). */
+export interface SentAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * A JSON request to a twin at `root` with `headers` (a token, `content-type`): `send(method, path,
+ * body?)` answers its status and parsed body, `{}` when it has none (a `204`).
+ */
+export function twinSender(
+  root: string,
+  headers: Record<string, string>,
+): (method: string, path: string, body?: unknown) => Promise<SentAnswer> {
+  return async (method, path, body) => {
+    const answer = await fetch(`${root}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await answer.text();
+    return { status: answer.status, body: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> };
+  };
+}
