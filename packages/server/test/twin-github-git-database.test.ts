@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { QUIET_LOG, rejection } from './helpers/octokit.js';
-import { twinAt, useTwinRedis } from './helpers/twin.js';
+import { hookReceiver, twinAt, useTwinRedis } from './helpers/twin.js';
 
 const twinRedis = useTwinRedis();
 const NO_SHA = 'f'.repeat(40);
@@ -228,5 +228,70 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's Git database API 
     // Nothing kept: the branch where it was, the history as it was.
     expect((await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha).toBe(head);
     expect((await octokit.rest.repos.listCommits(repo)).data).toHaveLength(1);
+  });
+  it('lists in a push the commits a ref’s move brings, oldest first, with their files', async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_gitdb', baseUrl: twin.root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'pushed' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, auto_init: true });
+    const receiver = await hookReceiver();
+    try {
+      await octokit.rest.repos.createWebhook({ ...repo, config: { url: receiver.url, secret: 's' }, events: ['push'] });
+      await receiver.until(1);
+      const start = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+      const base = (await octokit.rest.git.getCommit({ ...repo, commit_sha: start })).data.tree.sha;
+      // Two commits on top of the branch, made through the Git database API, then one move to the second.
+      const first = await octokit.rest.git.createTree({
+        ...repo,
+        base_tree: base,
+        tree: [{ path: 'a.txt', mode: '100644', type: 'blob', content: 'a\n' }],
+      });
+      const one = await octokit.rest.git.createCommit({
+        ...repo,
+        message: 'Add a',
+        tree: first.data.sha,
+        parents: [start],
+      });
+      const second = await octokit.rest.git.createTree({
+        ...repo,
+        base_tree: first.data.sha,
+        tree: [
+          { path: 'a.txt', mode: '100644', type: 'blob', content: 'a, again\n' },
+          { path: 'README.md', mode: '100644', type: 'blob', sha: null },
+        ],
+      });
+      const two = await octokit.rest.git.createCommit({
+        ...repo,
+        message: 'Change a, drop the README',
+        tree: second.data.sha,
+        parents: [one.data.sha],
+      });
+      await octokit.rest.git.updateRef({ ...repo, ref: 'heads/main', sha: two.data.sha });
+      // Back to the start (forced): nothing brought, as GitHub lists none.
+      await octokit.rest.git.updateRef({ ...repo, ref: 'heads/main', sha: start, force: true });
+      await receiver.until(3);
+      const pushes = receiver.received.slice(1).map((one) => JSON.parse(one.body) as Record<string, unknown>);
+      expect(pushes.map((push) => [push.before, push.after, push.forced])).toEqual([
+        [start, two.data.sha, false],
+        [two.data.sha, start, true],
+      ]);
+      expect(pushes[0]?.commits).toEqual([
+        expect.objectContaining({ id: one.data.sha, message: 'Add a', added: ['a.txt'], modified: [], removed: [] }),
+        expect.objectContaining({
+          id: two.data.sha,
+          message: 'Change a, drop the README',
+          added: [],
+          modified: ['a.txt'],
+          removed: ['README.md'],
+          distinct: true,
+          url: 'https://github.com/octocat/pushed/commit/' + two.data.sha,
+        }),
+      ]);
+      expect(pushes[0]?.head_commit).toMatchObject({ id: two.data.sha, tree_id: second.data.sha });
+      expect(pushes[1]?.commits).toEqual([]);
+      expect(pushes[1]?.head_commit).toMatchObject({ id: start });
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
  * (issue #73), told by the flows that move one (refs.ts, contents.ts): a branch or
  * tag made is `create` and a `push` with `created: true` and `before` all zeros, one moved a `push`
  * from the SHA it had to the new one (`head_commit` the commit when the twin made it, `commits` it
- * alone when the move made it: the twin keeps no history to list between two), one removed `delete`
+ * alone when the move made it, else those the history holds between the two: {@link pushedBetween}), one removed `delete`
  * and a `push` with `deleted: true`; a branch moved also `synchronize`s each open pull request
  * whose `head` it is, whose `head.sha` moves to the new commit (kept, as GitHub's follows the branch),
  * and moves the `base.sha` of each open one whose `base` it is (no event: GitHub sends none).
@@ -12,6 +12,7 @@
  */
 
 import type { FlowState, MatchedOperation, OwnAnswer, OwnRequest } from '@mockpoint/core/internal';
+import { type CommitRecord, commitsOf } from './history.js';
 import { GITHUB_USER } from './issues.js';
 import { branchSha } from './refs.js';
 import { shownRepo } from './repo-kept.js';
@@ -85,6 +86,12 @@ export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove
   const before = move.before ?? ZERO;
   const after = move.after ?? ZERO;
   const html = String(repository?.html_url ?? `https://github.com/${values.owner}/${shownRepo(String(values.repo))}`);
+  // The commits the move brings (a ref moved to a commit made through the Git database API, a
+  // merge's): those its new commit reaches and its old one does not, as the history keeps them.
+  const pushed: { list: PushedCommit[]; head?: PushedCommit } =
+    move.made === true || move.after === undefined
+      ? { list: [] }
+      : await pushedBetween(state, place.scope, move.before, move.after, html);
   const compare =
     move.before === undefined
       ? `${html}/compare/${short}`
@@ -98,8 +105,8 @@ export async function tellPush(state: FlowState, place: RepoPlace, move: RefMove
     forced: move.forced === true,
     base_ref: null,
     compare,
-    commits: move.commit === undefined || move.made !== true ? [] : [move.commit],
-    head_commit: move.after === undefined ? null : (move.commit ?? null),
+    commits: move.made === true && move.commit !== undefined ? [move.commit] : pushed.list,
+    head_commit: move.after === undefined ? null : (move.commit ?? pushed.head ?? null),
     pusher: { name: GITHUB_USER.login, email: `${GITHUB_USER.id}+${GITHUB_USER.login}@users.noreply.github.com` },
   });
   if (kind !== 'branch' || move.after === undefined) return;
@@ -171,5 +178,93 @@ export function pushedCommit(
     added: change === 'added' ? [path] : [],
     removed: change === 'removed' ? [path] : [],
     modified: change === 'modified' ? [path] : [],
+  };
+}
+
+/** Most commits a `push` lists (GitHub's webhook: "a maximum of 2048 commits"). */
+const MAX_PUSHED = 2048;
+/** Most commits of the history walked to find them (the twin's store bounds the history besides). */
+const MAX_WALKED = 20_000;
+
+/** The commits `from` (and its ancestors) are, in the history `commits`: at most {@link MAX_WALKED}. */
+function ancestors(commits: ReadonlyMap<string, CommitRecord>, from: string | undefined): Set<string> {
+  const seen = new Set<string>();
+  const next = from === undefined ? [] : [from];
+  while (next.length > 0 && seen.size < MAX_WALKED) {
+    const sha = next.pop() as string;
+    if (seen.has(sha)) continue;
+    seen.add(sha);
+    for (const parent of commits.get(sha)?.parents ?? []) next.push(parent);
+  }
+  return seen;
+}
+
+/**
+ * A ref's move from `before` to `after` as a `push` tells it: the commits `after` reaches that
+ * `before` does not (none for a new ref, whose commits were pushed before; a move back none),
+ * oldest first, at most {@link MAX_PUSHED}, each with the files it changed from its first parent;
+ * and `after` itself as its `head_commit`, when the history holds it.
+ */
+async function pushedBetween(
+  state: FlowState,
+  scope: string,
+  before: string | undefined,
+  after: string,
+  html: string,
+): Promise<{ list: PushedCommit[]; head?: PushedCommit }> {
+  const commits = await commitsOf(state, scope);
+  const record = commits.get(after);
+  if (record === undefined) return { list: [] };
+  const head = historyCommit(record, commits, html);
+  if (before === undefined) return { list: [], head };
+  const known = ancestors(commits, before);
+  const list = parentsFirst(commits, after, known)
+    .slice(-MAX_PUSHED)
+    .map((sha) => (sha === after ? head : historyCommit(commits.get(sha) as CommitRecord, commits, html)));
+  return { list, head };
+}
+
+/** The commits `from` reaches in `commits` but those `known`, each after its parents (git's topological order). */
+function parentsFirst(commits: ReadonlyMap<string, CommitRecord>, from: string, known: ReadonlySet<string>): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const stack: [string, boolean][] = [[from, false]];
+  while (stack.length > 0 && seen.size < MAX_WALKED) {
+    const [sha, expanded] = stack.pop() as [string, boolean];
+    if (expanded) {
+      order.push(sha);
+      continue;
+    }
+    if (seen.has(sha) || known.has(sha) || !commits.has(sha)) continue;
+    seen.add(sha);
+    stack.push([sha, true]);
+    // The first parent last on the stack: walked first, so its line comes before a merged one's.
+    for (const parent of [...(commits.get(sha)?.parents ?? [])].reverse()) stack.push([parent, false]);
+  }
+  return order;
+}
+
+/** A commit the history keeps, as a push lists it: the files it added, removed and changed from its first parent. */
+function historyCommit(record: CommitRecord, commits: ReadonlyMap<string, CommitRecord>, html: string): PushedCommit {
+  const was = commits.get(record.parents[0] ?? '')?.tree ?? {};
+  const now = record.tree;
+  const paths = [...new Set([...Object.keys(was), ...Object.keys(now)])].sort();
+  const person = (who: { name: string; email: string } | undefined) => ({
+    name: who?.name ?? GITHUB_USER.login,
+    email: who?.email ?? `${GITHUB_USER.id}+${GITHUB_USER.login}@users.noreply.github.com`,
+    username: GITHUB_USER.login,
+  });
+  return {
+    id: record.sha,
+    tree_id: record.tree_sha,
+    distinct: true,
+    message: record.message,
+    timestamp: record.date,
+    url: `${html}/commit/${record.sha}`,
+    author: person(record.author),
+    committer: person(record.committer ?? record.author),
+    added: paths.filter((path) => was[path] === undefined),
+    removed: paths.filter((path) => now[path] === undefined),
+    modified: paths.filter((path) => was[path] !== undefined && now[path] !== undefined && was[path] !== now[path]),
   };
 }
