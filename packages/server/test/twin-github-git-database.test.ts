@@ -284,7 +284,7 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's Git database API 
           modified: ['a.txt'],
           removed: ['README.md'],
           distinct: true,
-          url: 'https://github.com/octocat/pushed/commit/' + two.data.sha,
+          url: `https://github.com/octocat/pushed/commit/${two.data.sha}`,
         }),
       ]);
       expect(pushes[0]?.head_commit).toMatchObject({ id: two.data.sha, tree_id: second.data.sha });

@@ -15,7 +15,6 @@ import { jsonAnswer, Refusal, type TwinAnswer } from './twin-answer.js';
 import type { Twin } from './twin-context.js';
 import { exampleContext, exampleOfOperation } from './twin-documented.js';
 import { resolve, type Schema } from './twin-example.js';
-import type { FlowError } from './twin-flows.js';
 import { missing } from './twin-missing.js';
 import type { MatchedOperation, TwinOperation, TwinResource } from './twin-operation.js';
 import { emptyList, namingParams, responseSchema } from './twin-outside.js';
