@@ -21,6 +21,7 @@ import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoi
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { downloadAtTag } from './releases.js';
 import { apiOf } from './statuses.js';
@@ -31,7 +32,6 @@ const UPLOAD = `${RELEASES}/{release_id}/assets`;
 const ASSET = `${RELEASES}/assets/{asset_id}`;
 const ASSET_KIND = 'release-assets';
 const ASSET_NUMBERS = 'release-asset-numbers';
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** An asset kept: its repository, its release's id, the asset as answered, its bytes in base64. */
 interface AssetRecord {

@@ -23,6 +23,7 @@ import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { assignableLogins } from './collaborators.js';
 import { validationFailed } from './events.js';
 import { member, userOf } from './issues.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 
 const REPO = '/repos/{owner}/{repo}';
@@ -30,7 +31,6 @@ const ASSIGNEES = `${REPO}/assignees`;
 const ISSUES = `${REPO}/issues`;
 const PULLS = `${REPO}/pulls`;
 const ISSUE_ASSIGNEES = `${ISSUES}/{issue_number}/assignees`;
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** The issue or pull request of `number` as a read answers it (its counts), and the collection it is in. */
 async function numbered(

@@ -24,6 +24,7 @@ import type { FlowError, FlowState, OwnOperation } from '@mockpoint/core/interna
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { ownerOf } from './repo-object.js';
 import { apiOf } from './statuses.js';
@@ -36,7 +37,6 @@ const USER_INVITATIONS = '/user/repository_invitations';
 const COLLABORATOR_KIND = 'collaborators';
 const INVITATION_KIND = 'invitations';
 const INVITATION_NUMBERS = 'invitation-numbers';
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 /** A login as GitHub takes one: letters, digits and single hyphens, at most 39. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 

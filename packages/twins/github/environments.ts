@@ -18,6 +18,7 @@
 import type { FlowError, FlowState } from '@mockpoint/core/internal';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { apiOf } from './statuses.js';
 import { urlPart } from './url-part.js';
@@ -26,7 +27,6 @@ const ENVIRONMENTS = '/repos/{owner}/{repo}/environments';
 const ENVIRONMENT = `${ENVIRONMENTS}/{environment_name}`;
 const KIND = 'environments';
 const NUMBERS = 'environment-numbers';
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 const MAX_WAIT = 43_200;
 const MAX_REVIEWERS = 6;
 const MAX_NAME = 255;

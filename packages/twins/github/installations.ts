@@ -16,14 +16,14 @@
  *
  * @module
  */
-import type { FlowError, FlowState, OwnAnswer, OwnOperation } from '@mockpoint/core/internal';
+import type { FlowState, OwnAnswer, OwnOperation } from '@mockpoint/core/internal';
 import { GITHUB_USER } from './issues.js';
+import { NOT_FOUND } from './not-found.js';
 import { live, records, valuesOf } from './repo-kept.js';
 
 const KIND = 'installations';
 const APP_INSTALLATION = '/app/installations/{installation_id}';
 const USER_REPOSITORY = '/user/installations/{installation_id}/repositories/{repository_id}';
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 /** The twin's App (checks.ts's `app` of a check run). */
 export const APP_ID = 1;
 

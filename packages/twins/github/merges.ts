@@ -21,13 +21,13 @@ import { closeReferenced } from './closing-keywords.js';
 import { invalidField } from './events.js';
 import { compared, keepMerge } from './history.js';
 import { GITHUB_USER } from './issues.js';
+import { NOT_FOUND } from './not-found.js';
 import type { PushedCommit, RepoOperation, RepoPlace } from './pushes.js';
 import { branchSha, moveBranch } from './refs.js';
 import { shownRepo } from './repo-kept.js';
 
 const PULLS = '/repos/{owner}/{repo}/pulls';
 const MERGE = `${PULLS}/{pull_number}/merge`;
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** The methods GitHub merges by, each with the repository's setting that allows it and its refusal. */
 const METHODS: Readonly<Record<string, { setting: string; refusal: string }>> = {

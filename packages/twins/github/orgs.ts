@@ -19,6 +19,7 @@
  */
 import type { FlowError, FlowState, OwnAnswer, OwnOperation, OwnRequest } from '@mockpoint/core/internal';
 import { invalidField } from './events.js';
+import { NOT_FOUND } from './not-found.js';
 import { live, loginOf, type RepoRecord, records } from './repo-kept.js';
 import { orgIdentity } from './repo-object.js';
 import { githubRepos } from './repos.js';
@@ -26,7 +27,6 @@ import { githubRepos } from './repos.js';
 const ORG = '/orgs/{org}';
 /** What `PATCH /orgs/{org}` changed, by login in lower case. */
 const KIND = 'orgs';
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** The fields `PATCH /orgs/{org}` takes that are text (or `null`), at most 1,024 characters each. */
 const TEXT = [

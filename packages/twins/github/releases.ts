@@ -24,9 +24,10 @@
  * @module
  */
 
-import type { FlowError, FlowKit, FlowState, FlowTools, OwnAnswer } from '@mockpoint/core/internal';
+import type { FlowKit, FlowState, FlowTools, OwnAnswer } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { tagRelease } from './refs.js';
 import { shownRepo } from './repo-kept.js';
@@ -45,7 +46,6 @@ interface LatestMark {
   id?: string;
   tag?: string;
 }
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 const REVIEW_STATES: Record<string, string> = {
   APPROVE: 'APPROVED',

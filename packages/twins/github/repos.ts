@@ -37,6 +37,7 @@ import { GITHUB_USER } from './issues.js';
 import { githubLabelRenames } from './label-renames.js';
 import { githubMerges } from './merges.js';
 import { githubMilestoneIssues } from './milestone-issues.js';
+import { NOT_FOUND } from './not-found.js';
 import { githubRepoNotifications } from './notifications.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { githubRefs } from './refs.js';
@@ -90,8 +91,6 @@ const REPO_OPERATIONS: readonly RepoOperation[] = [
   githubRepoNotifications,
   githubPullUpdateBody,
 ];
-
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** A new repository of `login` (an organization's with `organization`), kept; or GitHub's refusal. */
 async function create(

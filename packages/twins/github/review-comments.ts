@@ -21,10 +21,11 @@
  * @module
  */
 
-import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
+import type { FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { apiOf } from './statuses.js';
 
@@ -35,7 +36,6 @@ const REPO = '/repos/{owner}/{repo}';
 const PULLS = `${REPO}/pulls`;
 const CREATE = `${PULLS}/{pull_number}/comments`;
 const ONE = `${PULLS}/comments/{comment_id}`;
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 /** The fields a reply takes from the comment it answers. */
 const THREAD = [
   'path',

@@ -17,6 +17,7 @@ import { validationFailed } from './events.js';
 import { commitOf } from './history.js';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { commitAt, shaOf } from './refs.js';
 import { shownRepo } from './repo-kept.js';
@@ -24,7 +25,6 @@ import { shownRepo } from './repo-kept.js';
 const KIND = 'statuses';
 const REPO = '/repos/{owner}/{repo}';
 const STATES = ['error', 'failure', 'pending', 'success'];
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** One status kept: the SHA it is of, the status as answered. */
 interface StatusRecord {

@@ -18,6 +18,7 @@ import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { fileBytes } from './contents.js';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 import { apiOf } from './statuses.js';
@@ -27,7 +28,6 @@ const KIND = 'workflow-runs';
 const REPO = '/repos/{owner}/{repo}';
 const RUNS = `${REPO}/actions/runs`;
 const DISPATCHES = `${REPO}/actions/workflows/{workflow_id}/dispatches`;
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /** A run kept: the run as answered, its workflow as the payload carries it. */
 interface RunRecord {

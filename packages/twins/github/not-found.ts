@@ -1,0 +1,10 @@
+/**
+ * GitHub's `404 Not Found`, as its flows answer what a path names that the twin does not hold (a
+ * repository, an issue, a secret, an environment …): one refusal, in one place.
+ *
+ * @module
+ */
+import type { FlowError } from '@mockpoint/core/internal';
+
+/** GitHub's `404 Not Found` (its `documentation_url` added where the twin answers errors). */
+export const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
