@@ -107,5 +107,12 @@ describe.each(['memory', 'level'] as const)('the GitHub twin takes a secret’s 
       key_id: '1',
     });
     expect(nowhere.status).toBe(404);
+    // An organization's secrets never show as a repository's: `org/x`'s (its owner the login `org`)
+    // beside the organization `x`.
+    expect((await send('POST', '/orgs/x/repos', { name: 'held' })).status).toBe(201);
+    expect((await send('POST', '/orgs/org/repos', { name: 'x' })).status).toBe(201);
+    expect((await send('PUT', '/orgs/x/actions/secrets/ORG_ONE', { visibility: 'all' })).status).toBe(201);
+    expect((await send('GET', '/repos/org/x/actions/secrets')).body).toMatchObject({ total_count: 0, secrets: [] });
+    expect((await send('GET', '/repos/org/x/actions/secrets/ORG_ONE')).status).toBe(404);
   });
 });

@@ -14,6 +14,7 @@
  */
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer, OwnOperation } from '@mockpoint/core/internal';
 import { environmentHeld } from './environments.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation } from './pushes.js';
 import { urlPart } from './url-part.js';
 
@@ -24,7 +25,6 @@ const SECRETS =
 /** An organization's secrets and the user's Codespaces secrets: the owner's path, the secret's if one. */
 const OWNER_SECRETS =
   /^\/(orgs\/\{org\}\/(?:actions|agents|codespaces|dependabot)|user\/codespaces)\/secrets(\/\{secret_name\})?$/;
-const NOT_FOUND: FlowError = { status: 404, type: 'invalid_request_error', message: 'Not Found' };
 
 /**
  * GitHub's refusal of a secret's name, or `undefined` for one it takes. The rule ("Naming your
@@ -126,7 +126,8 @@ export const githubOwnerSecrets: OwnOperation = async (matched, sent, state) => 
   const owner = found[1] as string;
   const at = (name: string) =>
     `https://api.github.com/${owner.replace('{org}', urlPart(org ?? ''))}/secrets/${urlPart(name)}/repositories`;
-  const scope = org === undefined ? 'user' : `org/${org.toLowerCase()}`;
+  // `@…`: no repository's scope (`login/name`) starts so, so an organization's secrets never mix with one's.
+  const scope = org === undefined ? '@user' : `@org:${org.toLowerCase()}`;
   const kind = owner.split('/').at(-1) as string;
   return secretsAt(matched, state, `${scope}:${kind}:`, (name, was) => {
     const { visibility, selected_repository_ids: selected } = sent.body;
