@@ -294,4 +294,32 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's Git database API 
       await receiver.close();
     }
   });
+  it('keeps a file of any name, `__proto__` as any other', async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_gitdb', baseUrl: twin.root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'names' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo, auto_init: true });
+    const head = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+    const base = (await octokit.rest.git.getCommit({ ...repo, commit_sha: head })).data.tree.sha;
+    const tree = await octokit.rest.git.createTree({
+      ...repo,
+      base_tree: base,
+      tree: [
+        { path: '__proto__', mode: '100644', type: 'blob', content: 'x\n' },
+        { path: 'd/constructor', mode: '100644', type: 'blob', content: 'y\n' },
+      ],
+    });
+    const paths = ['README.md', '__proto__', 'd', 'd/constructor'];
+    const read = await octokit.rest.git.getTree({ ...repo, tree_sha: tree.data.sha, recursive: 'true' });
+    expect(read.data.tree.map((entry) => entry.path)).toEqual(paths);
+    const made = await octokit.rest.git.createCommit({
+      ...repo,
+      message: 'Odd names',
+      tree: tree.data.sha,
+      parents: [head],
+    });
+    await octokit.rest.git.updateRef({ ...repo, ref: 'heads/main', sha: made.data.sha });
+    const file = await octokit.rest.repos.getContent({ ...repo, path: '__proto__' });
+    expect(Buffer.from((file.data as { content: string }).content, 'base64').toString()).toBe('x\n');
+  });
 });

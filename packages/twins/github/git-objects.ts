@@ -8,7 +8,7 @@
  * @module
  */
 import type { FlowState } from '@mockpoint/core/internal';
-import { blobReader, type CommitRecord, commitOf, commitsOf, type GitPerson, treeSha } from './history.js';
+import { blobReader, type CommitRecord, commitOf, commitsOf, type GitPerson, setPath, treeSha } from './history.js';
 import type { RefsReader } from './refs.js';
 
 const TREES = 'git-trees';
@@ -58,7 +58,7 @@ export function subtrees(tree: Readonly<FlatTree>): Map<string, FlatTree> {
       const dir = path.slice(0, at);
       const below = dirs.get(dir) ?? {};
       dirs.set(dir, below);
-      below[path.slice(at + 1)] = sha;
+      setPath(below, path.slice(at + 1), sha);
       at = path.indexOf('/', at + 1);
     }
   }

@@ -14,7 +14,7 @@
  */
 import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { base64Size, type FlatTree, gitSha, keepTree, subtrees, treeFinder, treeOf } from './git-objects.js';
-import { blobReader, commitOf, keepBlob, treeSha } from './history.js';
+import { blobReader, commitOf, keepBlob, setPath, treeSha } from './history.js';
 import type { RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 
@@ -76,7 +76,7 @@ function nodeOf(flat: Readonly<FlatTree>): Node {
 function flatOf(node: Node, prefix = '', into: FlatTree = {}): FlatTree {
   for (const [name, value] of node) {
     if (value instanceof Map) flatOf(value, `${prefix}${name}/`, into);
-    else into[`${prefix}${name}`] = value;
+    else setPath(into, `${prefix}${name}`, value);
   }
   return into;
 }

@@ -13,6 +13,14 @@ import type { RefsReader } from './refs.js';
 const COMMITS = 'commits';
 const BLOBS = 'blobs';
 
+/**
+ * Sets a tree's `path` to `sha` as its own member, whatever the path: a file named `__proto__` is
+ * kept as any other (a plain assignment would set the object's prototype and drop it).
+ */
+export function setPath(tree: Record<string, string>, path: string, sha: string): void {
+  Object.defineProperty(tree, path, { value: sha, enumerable: true, writable: true, configurable: true });
+}
+
 /** A commit kept: what it says, its parents, its tree. */
 export interface CommitRecord {
   sha: string;
@@ -110,7 +118,7 @@ export async function keepWrite(
   const parents = (made.parents as { sha: string }[]).map((parent) => parent.sha);
   const tree = { ...(await treeAt(state, scope, parents[0])) };
   if (change.blob === undefined) delete tree[change.path];
-  else tree[change.path] = change.blob;
+  else setPath(tree, change.path, change.blob);
   const tree_sha = await treeSha(tree);
   const shown = made.tree as Record<string, unknown>;
   shown.sha = tree_sha;
@@ -148,7 +156,7 @@ export async function keepMerge(
       if (from[path] === head.tree[path]) continue;
       const now = head.tree[path];
       if (now === undefined) delete tree[path];
-      else tree[path] = now;
+      else setPath(tree, path, now);
     }
   }
   const parents = made.squashed || head === undefined ? [made.base] : [made.base, head.sha];
