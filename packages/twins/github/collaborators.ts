@@ -23,6 +23,7 @@
 import type { FlowError, FlowState, OwnOperation } from '@mockpoint/core/internal';
 import { validationFailed } from './events.js';
 import { GITHUB_USER } from './issues.js';
+import { LOGIN } from './logins.js';
 import { nodeId } from './node-ids.js';
 import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
@@ -37,8 +38,6 @@ const USER_INVITATIONS = '/user/repository_invitations';
 const COLLABORATOR_KIND = 'collaborators';
 const INVITATION_KIND = 'invitations';
 const INVITATION_NUMBERS = 'invitation-numbers';
-/** A login as GitHub takes one: letters, digits and single hyphens, at most 39. */
-const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
 /** The role a `permission` sent names, by the name an invitation's `permissions` gives it. */
 const ROLES: Readonly<Record<string, string>> = {

@@ -49,8 +49,10 @@ import { labelColorKept, labelColorRefused, labelNameTaken } from './label-check
 import { githubList } from './lists.js';
 import { mergeMethodRefused } from './merges.js';
 import { nodeIdOf } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import { githubNotifications } from './notifications.js';
 import { githubOrgs, orgChangeRefused } from './orgs.js';
+import { githubPathObjects } from './path-objects.js';
 import { GITHUB_KEPT, githubContext, githubEvent, githubEventTypes } from './payloads.js';
 import { pullCreating, pullUpdateRefused } from './pulls.js';
 import { notSupplied, refsListPaths } from './refs.js';
@@ -58,6 +60,7 @@ import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
 import { githubOwnerSecrets } from './secrets.js';
+import { githubTeams, teamKeyed } from './teams.js';
 import { githubUserIssues, isUserIssues, userIssuesRefused } from './user-issues.js';
 
 const ISSUES = '/repos/{owner}/{repo}/issues';
@@ -219,11 +222,11 @@ export const githubFlows: TwinFlows = {
   refusesFirst,
   // The repository, or an object the path names below it (an issue, a label, a branch, a git ref,
   // an environment, a runner …), that the twin does not hold: GitHub's 404 before a value's 422.
-  // An organization the twin does not hold, too (`/orgs/{org}/…`, orgs.ts).
-  missingFirst: (template) =>
-    template === '/repos/{owner}/{repo}' ||
-    template.startsWith('/repos/{owner}/{repo}/') ||
-    template.startsWith('/orgs/{org}/'),
+  // An organization the twin does not hold, too (`/orgs/{org}/…`, orgs.ts), and whatever else a
+  // path names (a gist, a team, a notification thread: path-objects.ts).
+  missingFirst: (template) => template.includes('{'),
+  // A path GitHub has no operation at (a `{package_type}` it does not list): its `404 Not Found`.
+  unknownPath: NOT_FOUND,
   // The document's `required` held (a missing field: `422 Invalid request. "…" wasn't supplied.`).
   required: true,
   invalidStatus: 422,
@@ -261,6 +264,8 @@ export const githubFlows: TwinFlows = {
   shown,
   outside,
   own: async (matched, sent, state) =>
+    (await githubPathObjects(matched, sent, state)) ??
+    (await githubTeams(matched, sent, state)) ??
     (await githubSearch(matched, sent, state)) ??
     (await githubUserIssues(matched, sent, state)) ??
     (await githubOrgs(matched, sent, state)) ??
@@ -292,6 +297,7 @@ export const githubFlows: TwinFlows = {
     // Its own node id, by its kind and id, in place of the example's (`"node_id"`, a legacy one).
     if ('node_id' in object && typeof object.id === 'number') object.node_id = nodeIdOf(template, object.id);
     keyed(template, object, values);
+    teamKeyed(template, object, values);
     if (GITHUB_KEPT.has(template)) releaseKeyed(template, object, values, root);
   },
   updating(template, object, was, tools, sent) {

@@ -26,6 +26,8 @@ const APP_INSTALLATION = '/app/installations/{installation_id}';
 const USER_REPOSITORY = '/user/installations/{installation_id}/repositories/{repository_id}';
 /** The twin's App (checks.ts's `app` of a check run). */
 export const APP_ID = 1;
+/** The twin's App's `client_id` (its OAuth credentials' name: `/applications/{client_id}/…`). */
+export const CLIENT_ID = 'Iv1.0123456789abcdef';
 
 /** An installation kept: it as answered, the repositories it selects, where its events go. */
 interface InstallationRecord {
@@ -85,7 +87,7 @@ async function install(id: string, repositoryId: string, state: FlowState): Prom
       : `https://github.com/settings/installations/${id}`,
     app_id: APP_ID,
     app_slug: 'mockpoint',
-    client_id: 'Iv1.0123456789abcdef',
+    client_id: CLIENT_ID,
     target_id: account.id,
     target_type: organization ? 'Organization' : 'User',
     permissions: { checks: 'write', contents: 'read', issues: 'write', metadata: 'read' },
@@ -117,6 +119,13 @@ export const githubInstallations: OwnOperation = async (matched, _sent, state) =
   const all = await state.read<InstallationRecord>(KIND);
   // A list the twin never wrote, with `unseen: "examples"`: the document's example.
   if (state.examples && all.size === 0) return undefined;
+  // The twin's App itself (`GET /app`): its id, slug and client id those of its installations.
+  if (template === '/app' && method === 'GET') {
+    return {
+      status: 200,
+      body: { ...state.example('GET', '/app'), id: APP_ID, slug: 'mockpoint', client_id: CLIENT_ID },
+    };
+  }
   const id = matched.values.installation_id ?? '';
   if (template === '/app/installations' && method === 'GET') {
     return { list: [...all.values()].map((record) => record.installation) };

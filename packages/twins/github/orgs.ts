@@ -19,10 +19,11 @@
  */
 import type { FlowError, FlowState, OwnAnswer, OwnOperation, OwnRequest } from '@mockpoint/core/internal';
 import { invalidField } from './events.js';
+import { LOGIN } from './logins.js';
 import { NOT_FOUND } from './not-found.js';
 import { live, loginOf, type RepoRecord, records } from './repo-kept.js';
 import { orgIdentity } from './repo-object.js';
-import { githubRepos } from './repos.js';
+import { deleteRepository, githubRepos } from './repos.js';
 
 const ORG = '/orgs/{org}';
 /** What `PATCH /orgs/{org}` changed, by login in lower case. */
@@ -198,9 +199,6 @@ export function orgChangeRefused(sent: Record<string, unknown>): FlowError | und
   return 'error' in changed ? changed.error : undefined;
 }
 
-/** A login GitHub can have: 1–39 letters, digits and single hyphens, no hyphen first or last. */
-const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
-
 /** The most organizations a page of `GET /organizations` holds, and how many without `per_page`. */
 const MAX_PAGE = 100;
 const DEFAULT_PAGE = 30;
@@ -221,6 +219,20 @@ function byId(held: Map<string, OrgRecord>, sent: OwnRequest): OwnAnswer {
   if (after.length <= size) return { status: 200, body: page };
   const next = `${sent.root ?? ''}/organizations?per_page=${size}&since=${String(page.at(-1)?.id)}`;
   return { status: 200, body: page, headers: { link: `<${next}>; rel="next"` } };
+}
+
+/**
+ * `DELETE /orgs/{org}`: GitHub's `202 Accepted` (`{}`), the organization and its repositories
+ * gone (each with its `repository.deleted`); GitHub's 404 for one the twin does not hold.
+ */
+async function deleted(state: FlowState, key: string): Promise<OwnAnswer | undefined> {
+  const all = await records(state);
+  const held = await organizations(state, live(all));
+  if (!held.has(key)) return state.examples ? undefined : { error: NOT_FOUND };
+  for (const [repoKey, record] of all)
+    if (record.repository !== undefined && loginOf(record) === key) await deleteRepository(state, repoKey, record);
+  await state.keep(KIND, key, undefined);
+  return { status: 202, body: {} };
 }
 
 /** GitHub's organizations, as {@link TwinFlows.own} answers them. */
@@ -246,6 +258,7 @@ export const githubOrgs: OwnOperation = async (matched, sent, state) => {
   }
   const lists = template === '/user/orgs' || template === '/organizations';
   if (template !== ORG && !lists) return undefined;
+  if (method === 'DELETE' && template === ORG) return deleted(state, key);
   if (method !== 'GET' && method !== 'PATCH') return undefined;
   // The repositories read once: the organizations they own, and their counts.
   const repositories = live(await records(state));

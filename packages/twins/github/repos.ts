@@ -215,6 +215,22 @@ function redirect(matched: MatchedOperation, to: string, raw: string): OwnAnswer
   };
 }
 
+/** Deletes the live repository kept under `key` (`owner/name` in lower case), with its `repository.deleted` event. */
+export async function deleteRepository(state: FlowState, key: string, record: RepoRecord): Promise<void> {
+  const repository = record.repository as Record<string, unknown>;
+  const scope = record.scope ?? key;
+  await state.keep(REPOS, key, undefined);
+  // Its issues, hooks, refs and files stay under its scope, which no later repository of the
+  // name takes (GitHub's new one starts empty), and its id is not given again: one record per
+  // name keeps both (the name's first scope once used, which later ones never take, else this).
+  const gone = `${key}#deleted`;
+  const was = (await records(state)).get(gone);
+  const first = was?.scope !== undefined && !was.scope.includes('#') ? was.scope : scope;
+  const deleted = Math.max(Number(was?.deleted) || 0, Number(repository.id) || 0);
+  await state.keep(REPOS, gone, { scope: first, deleted } satisfies RepoRecord);
+  tellRepository(state, scope, repository, 'deleted');
+}
+
 /** `GET`, `PATCH` (a new `name` moves it) and `DELETE /repos/{owner}/{repo}` of a repository kept. */
 async function own(
   matched: MatchedOperation,
@@ -227,16 +243,7 @@ async function own(
   if (matched.op.method === 'GET') return { status: 200, body: repository };
   const scope = record.scope ?? key;
   if (matched.op.method === 'DELETE') {
-    await state.keep(REPOS, key, undefined);
-    // Its issues, hooks, refs and files stay under its scope, which no later repository of the
-    // name takes (GitHub's new one starts empty), and its id is not given again: one record per
-    // name keeps both (the name's first scope once used, which later ones never take, else this).
-    const gone = `${key}#deleted`;
-    const was = (await records(state)).get(gone);
-    const first = was?.scope !== undefined && !was.scope.includes('#') ? was.scope : scope;
-    const deleted = Math.max(Number(was?.deleted) || 0, Number(repository.id) || 0);
-    await state.keep(REPOS, gone, { scope: first, deleted } satisfies RepoRecord);
-    tellRepository(state, scope, repository, 'deleted');
+    await deleteRepository(state, key, record);
     return { status: 204 };
   }
   if (matched.op.method !== 'PATCH') return undefined;

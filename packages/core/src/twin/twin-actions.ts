@@ -82,7 +82,8 @@ export async function owned(
 
 /**
  * A list, or one below a stored object that the provider's flows answer from the object itself
- * (Stripe's `GET /v1/invoices/{invoice}/lines`: the invoice's `lines`).
+ * (Stripe's `GET /v1/invoices/{invoice}/lines`: the invoice's `lines`); below an object the twin
+ * does not hold, the provider's 404 (with `unseen: "examples"`, the list).
  */
 export async function listOrOwned(
   twin: Twin,
@@ -92,9 +93,13 @@ export async function listOrOwned(
   request: TwinRequest,
   asked: Asked,
 ): Promise<TwinAnswer> {
-  const owner = twin.parts.flows?.acting === undefined ? undefined : ownerOf(twin, matched);
-  const acted = owner === undefined || owner === resource ? undefined : await act(twin, matched, owner, params, asked);
-  return acted ?? list(twin, matched, resource, params, request);
+  const owner = ownerOf(twin, matched);
+  const acting = twin.parts.flows?.acting !== undefined && owner !== undefined && owner !== resource;
+  const acted = acting ? await act(twin, matched, owner, params, asked) : undefined;
+  if (acted !== undefined) return acted;
+  // A list below an object the twin does not hold (a runner group's runners): the provider's 404.
+  if (owner !== undefined && owner !== resource) await heldOrMissing(twin, matched, owner);
+  return list(twin, matched, resource, params, request);
 }
 
 /** A `DELETE` the provider's flows answer as an action (Stripe's canceled Subscription), else a delete. */

@@ -217,7 +217,7 @@ export class TwinEngine {
     let template: string | undefined;
     try {
       const matched = this.#parts.model.match(request.method, request.path, request.query);
-      if (matched === undefined) throw new Refusal(unrecognized(request));
+      if (matched === undefined) throw new Refusal(this.#parts.flows?.unknownPath ?? unrecognized(request));
       template = matched.op.template;
       const params = await this.#params(matched, request);
       if (params.problem !== undefined) {

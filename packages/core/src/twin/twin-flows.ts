@@ -427,6 +427,11 @@ export interface TwinFlows {
    */
   missingFirst?(template: string): boolean;
   /**
+   * The provider's answer to a path none of its operations has (GitHub's `404 Not Found`), a path
+   * parameter's value outside its `enum` too. @default `404` `Unrecognized request URL (…)`, Stripe's words
+   */
+  unknownPath?: FlowError;
+  /**
    * The extension by which the provider's document marks an enum the provider keeps adding to
    * after the document was written (Stripe's `x-stripeBypassValidation`): a value outside it is
    * taken (twin-open-enums.ts). @default none: every enum closed

@@ -74,3 +74,44 @@ describe('paths keyed with a query', () => {
     expect(picked('GET', '/responses/r1', 'beta=true')).toEqual(['read', 'read', { id: 'r1' }]);
   });
 });
+
+describe('path parameters limited to a list', () => {
+  const product = {
+    name: 'product',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', enum: ['graph', 'alerts'] },
+  };
+  const model = new TwinModel(
+    {
+      openapi: '3.0.3',
+      info: { title: 'Products', version: '1' },
+      paths: {
+        '/orgs/{org}/{product}': { parameters: [product], post: { responses: {} } },
+        '/kinds/{kind}': {
+          get: {
+            parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string', enum: ['a'] } }],
+            responses: {},
+          },
+        },
+        '/free/{name}': {
+          get: { parameters: [{ name: 'name', in: 'path', schema: { type: 'string' } }], responses: {} },
+        },
+      },
+    },
+    checkProfile({ name: 'products' }),
+  );
+
+  it('match a value the list holds, and no other', () => {
+    expect(model.match('POST', '/orgs/o/graph')?.values).toEqual({ org: 'o', product: 'graph' });
+    expect(model.match('POST', '/orgs/o/secrets')).toBeUndefined();
+    // Compared as decoded, case and all.
+    expect(model.match('POST', '/orgs/o/Graph')).toBeUndefined();
+    expect(model.match('POST', '/orgs/o/%61lerts')?.values).toEqual({ org: 'o', product: 'alerts' });
+    expect(model.match('GET', '/kinds/a')?.op.template).toBe('/kinds/{kind}');
+    expect(model.match('GET', '/kinds/b')).toBeUndefined();
+    expect(model.hasPath('/kinds/b')).toBe(false);
+    // A parameter with no list takes any value.
+    expect(model.match('GET', '/free/anything')?.values).toEqual({ name: 'anything' });
+  });
+});

@@ -155,12 +155,14 @@ export class TwinModel {
         const { action, resource } = actionOf(method, template, item as Schema, resources, profile);
         const segments = segmentsOf(template);
         const multi = multiSegmentOf(doc, template, segments, [item as Schema, operation]);
+        const choices = pathChoicesOf(doc, [item as Schema, operation]);
         const op: TwinOperation = {
           method: method.toUpperCase(),
           template,
           segments,
           params: paramsOf(template),
           ...(multi === undefined ? {} : { multi }),
+          ...(choices === undefined ? {} : { choices }),
           ...(query === undefined ? {} : { query }),
           action,
           resource,
@@ -232,7 +234,11 @@ function fit(
     const part = index === op.multi ? parts.slice(index, index + extra + 1) : [parts[at] as string];
     if (segment === null) {
       if (part.includes('')) return undefined;
-      values[op.params[param++] as string] = safeDecode(part.join('/'));
+      const name = op.params[param++] as string;
+      const value = safeDecode(part.join('/'));
+      // A value its parameter's `enum` does not list: no path of this operation.
+      if (op.choices?.[name]?.includes(value) === false) return undefined;
+      values[name] = value;
     } else if (segment === part[0]) fixed++;
     else return undefined;
   }
@@ -261,6 +267,26 @@ function multiSegmentOf(
   const [name] = names;
   const index = template.split('/').slice(1).indexOf(`{${name}}`);
   return index === -1 || segments[index] !== null ? undefined : index;
+}
+
+/**
+ * The values each path parameter of the path item's or the operation's `parameters` (`sources`)
+ * is limited to by its schema's `enum` of strings (GitHub's `{security_product}`); `undefined`: none is.
+ */
+function pathChoicesOf(doc: Schema, sources: readonly Schema[]): Record<string, readonly string[]> | undefined {
+  let choices: Record<string, readonly string[]> | undefined;
+  for (const source of sources) {
+    const params = Array.isArray(source.parameters) ? source.parameters : [];
+    for (const raw of params) {
+      const param = resolve(doc, raw);
+      if (param.in !== 'path' || typeof param.name !== 'string') continue;
+      const schema = resolve(doc, param.schema);
+      const listed = schema.enum;
+      if (!Array.isArray(listed) || !listed.every((value) => typeof value === 'string')) continue;
+      choices = { ...choices, [param.name]: listed as string[] };
+    }
+  }
+  return choices;
 }
 
 function safeDecode(part: string): string {

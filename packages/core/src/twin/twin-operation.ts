@@ -43,6 +43,8 @@ export interface TwinOperation {
    * contents `path`, a git `ref`): it takes one or more segments, `/` kept (`heads/feature`).
    */
   multi?: number;
+  /** The values a path parameter is limited to, by name (its schema's `enum`): another is no path of the operation. */
+  choices?: Readonly<Record<string, readonly string[]>>;
   /**
    * The query a path keyed with one asks for (OpenAI's `/responses?beta=true`): the operation
    * answers a request whose query holds each of these pairs, before the same path without them.

@@ -122,7 +122,7 @@ export function memberOf(
 
 /**
  * A `GET` outside the collections of what the twin never made, with the profile's `implied`
- * and `unseen: "missing"` (twin-outside.ts): a list empty, an object its path names by a
+ * and `unseen: "missing"` (twin-outside.ts): below an object the twin does not hold, its 404; a list empty, an object its path names by a
  * parameter not implied the provider's 404 — unless the twin holds the item it is below and
  * no other parameter names it (a hook's `config`); `undefined`: answered from the document.
  */
@@ -133,6 +133,8 @@ export async function unseenOutside(
 ): Promise<TwinAnswer | undefined> {
   const implied = twin.parts.profile.implied;
   if (implied === undefined || twin.examples || matched.op.method !== 'GET') return undefined;
+  // Below an object the twin does not hold, a list too (a runner group's runners): its 404.
+  if (owner !== undefined) await heldOrMissing(twin, matched, owner);
   const { status, schema } = responseSchema(twin.parts.model.doc, matched.op.operation);
   const example = () => exampleOfOperation(twin, matched).value;
   const empty = schema === undefined ? undefined : emptyList(exampleContext(twin), schema, example);
