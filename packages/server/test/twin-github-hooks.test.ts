@@ -1,7 +1,8 @@
 // The GitHub twin's repository hooks (docs/twins.md) as GitHub answers and sends them, through
 // @octokit/rest against the built daemon on LevelDB and on a real redis-server: a hook's
 // `config.secret` is answered as `********` (and still signs every delivery, verified by
-// @octokit/webhooks), and a repository hook's deliveries carry no `installation` (an App's do).
+// @octokit/webhooks), and a repository hook's deliveries carry no `installation` (an App's do); a
+// hook made without a secret is delivered to unsigned, as GitHub delivers it.
 // Every process listens on 127.0.0.1.
 import { Octokit } from '@octokit/rest';
 import { Webhooks } from '@octokit/webhooks';
@@ -54,6 +55,37 @@ describe.each(['level', 'redis'] as const)("the GitHub twin's repository hooks (
       // Sent several at a time, they may arrive in any order (as GitHub's may): each once.
       const actions = receiver.received.map(({ body }) => String((JSON.parse(body) as { action?: string }).action));
       expect(actions.sort()).toEqual(['closed', 'opened', 'opened', 'undefined']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends a hook made without a secret its ping and events unsigned, each with its delivery id', async () => {
+    const octokit = await githubTwin(store);
+    const receiver = await hookReceiver();
+    try {
+      const repo = { owner: 'octo', repo: 'plain' };
+      await madeRepos(octokit, 'octo/plain');
+      const hook = await octokit.rest.repos.createWebhook({
+        ...repo,
+        config: { url: receiver.url, content_type: 'json' },
+        events: ['issues'],
+      });
+      expect(hook.data.config).not.toHaveProperty('secret');
+      await octokit.rest.issues.create({ ...repo, title: 'Unsigned' });
+      await receiver.until(2);
+      const ids = new Set<string>();
+      for (const { headers } of receiver.received) {
+        // GitHub's delivery to a hook with no secret: no signature header, its id and event named.
+        expect(headers).not.toHaveProperty('x-hub-signature-256');
+        expect(headers).not.toHaveProperty('x-hub-signature');
+        expect(String(headers['x-github-delivery'])).toMatch(/^[0-9a-f-]{36}$/);
+        expect(headers['x-github-hook-id']).toBe(String(hook.data.id));
+        ids.add(String(headers['x-github-delivery']));
+      }
+      expect(ids.size).toBe(2);
+      const events = receiver.received.map(({ headers }) => headers['x-github-event']).sort();
+      expect(events).toEqual(['issues', 'ping']);
     } finally {
       await receiver.close();
     }

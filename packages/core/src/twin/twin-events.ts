@@ -7,6 +7,7 @@
  */
 import { itemOf } from '../collections/item.js';
 import { MockpointError } from '../registry/errors.js';
+import { signatureScheme } from '../signing/signature-schemes.js';
 import type { Asked } from './twin-answer.js';
 import type { Twin, TwinParts } from './twin-context.js';
 import type { TwinChange, TwinEvents } from './twin-flows.js';
@@ -198,6 +199,8 @@ export async function webhookDelivered(parts: TwinParts, id: string): Promise<vo
 /**
  * A delivery of `event` to `target` (`POST /api/deliveries`'s members as JSON texts), signed by
  * `scheme`, retried, with the event's `headers` and the receiver's own (GitHub's `X-GitHub-Hook-ID`).
+ * A target with no secret (a GitHub hook made without `config.secret`) is sent unsigned, as the
+ * provider sends it, with the scheme's delivery id alone (`X-GitHub-Delivery`).
  */
 function deliveryMembers(
   target: KeptTarget,
@@ -208,10 +211,14 @@ function deliveryMembers(
   const members = new Map<string, string>([
     ['url', JSON.stringify(target.url)],
     ['data', data],
-    ['sign', JSON.stringify({ scheme, secret: target.secret })],
     ['retry', JSON.stringify('standard')],
   ]);
-  const all = { ...headers, ...target.headers };
+  const unsigned = target.secret === undefined || target.secret === null || target.secret === '';
+  const definition = signatureScheme(scheme);
+  const idHeader = definition?.idHeaders?.[0];
+  const id = unsigned && idHeader !== undefined ? definition?.freshId?.() : undefined;
+  if (!unsigned) members.set('sign', JSON.stringify({ scheme, secret: target.secret }));
+  const all = { ...headers, ...target.headers, ...(id === undefined ? {} : { [idHeader as string]: id }) };
   if (Object.keys(all).length > 0) members.set('headers', JSON.stringify(all));
   return members;
 }
