@@ -136,6 +136,16 @@ describe.each(['memory', 'level'] as const)('the GitHub twin, a path naming an o
       html_url: `https://github.com/orgs/${HELD_ORG}/teams/core-team`,
     });
     const id = String(team.body?.id);
+    // A second team whose name has the same slug: GitHub's 422, nothing made.
+    expect(await send('POST', `/orgs/${HELD_ORG}/teams`, { name: 'core  TEAM' })).toEqual({
+      status: 422,
+      body: {
+        message: 'Validation Failed',
+        documentation_url: 'https://docs.github.com/rest',
+        errors: [{ resource: 'Team', code: 'custom', field: 'name', message: 'Name must be unique for this org' }],
+      },
+    });
+    expect((await send('GET', `/orgs/${HELD_ORG}/teams`)).body).toHaveLength(1);
     expect((await send('GET', `/orgs/${HELD_ORG}/teams/core-team`)).body).toMatchObject({ id: team.body?.id });
     expect((await send('GET', `/teams/${id}`)).body).toMatchObject({ slug: 'core-team' });
     expect((await send('GET', '/teams/999999')).status).toBe(404);

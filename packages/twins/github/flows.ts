@@ -60,7 +60,7 @@ import { releaseCreated, releaseKeyed, releaseUpdating } from './releases.js';
 import { githubRepos } from './repos.js';
 import { githubSearch } from './search.js';
 import { githubOwnerSecrets } from './secrets.js';
-import { githubTeams, teamKeyed } from './teams.js';
+import { githubTeams, teamKeyed, teamNameTaken } from './teams.js';
 import { githubUserIssues, isUserIssues, userIssuesRefused } from './user-issues.js';
 
 const ISSUES = '/repos/{owner}/{repo}/issues';
@@ -232,6 +232,8 @@ export const githubFlows: TwinFlows = {
   invalidStatus: 422,
   creating: async (template, object, sent, kit) => {
     if (template === LABELS) return labelNameTaken(sent.name, kit);
+    const team = await teamNameTaken(template, sent.name, kit);
+    if (team !== undefined) return team;
     const milestone = await issueMilestone(template, sent, kit);
     if (milestone !== undefined && 'error' in milestone) return milestone.error;
     if (milestone !== undefined) object.milestone = milestone.milestone;

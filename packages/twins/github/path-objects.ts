@@ -105,8 +105,8 @@ function paramsOf(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((found) => found[1] as string);
 }
 
-/** Whether a path of `template` names an object this module resolves (flows.ts's `missingFirst`). */
-export function namesPathObject(template: string): boolean {
+/** Whether a path of `template` names an object this module resolves (one below a repository is repos.ts's). */
+function namesPathObject(template: string): boolean {
   return !template.startsWith('/repos/{owner}/{repo}') && paramsOf(template).some((param) => param in HELD);
 }
 

@@ -2,12 +2,14 @@
  * An organization's teams as GitHub names them (#84): a team made by `POST /orgs/{org}/teams` is
  * read at `…/teams/{team_slug}` by its `slug` — its name in lower case without accents, each run
  * of other characters than letters and digits one hyphen, none first or last (`Core Team` →
- * `core-team`) —
- * and at `GET /teams/{team_id}` by its `id` (GitHub's legacy path), its URLs its organization's.
+ * `core-team`) — and at `GET /teams/{team_id}` by its `id` (GitHub's legacy path), its URLs its
+ * organization's. A second team of a name whose slug the organization's teams hold already is
+ * GitHub's `422`.
  *
  * @module
  */
-import type { FlowState, OwnOperation } from '@mockpoint/core/internal';
+import type { FlowError, FlowKit, FlowState, OwnOperation } from '@mockpoint/core/internal';
+import { validationFailed } from './events.js';
 import { NOT_FOUND } from './not-found.js';
 import { orgIdentity } from './repo-object.js';
 import { urlPart } from './url-part.js';
@@ -37,6 +39,20 @@ export function teamKeyed(template: string, object: Record<string, unknown>, val
     members_url: `${api}/members{/member}`,
     repositories_url: `${api}/repos`,
   });
+}
+
+/**
+ * GitHub's refusal of a team made (`POST /orgs/{org}/teams`) of a name whose slug one of the
+ * organization's teams has: `422 Validation Failed`, `Name must be unique for this org`.
+ */
+export async function teamNameTaken(template: string, name: unknown, kit: FlowKit): Promise<FlowError | undefined> {
+  if (template !== TEAMS || typeof name !== 'string') return undefined;
+  const slug = teamSlug(name);
+  const teams = await kit.objects(TEAMS, kit.values);
+  if (!teams.some((team) => String(team.slug) === slug)) return undefined;
+  return validationFailed('custom', [
+    { resource: 'Team', code: 'custom', field: 'name', message: 'Name must be unique for this org' },
+  ]);
 }
 
 /** The team of `id` in any organization the twin holds, if one is. */

@@ -122,9 +122,10 @@ export function memberOf(
 
 /**
  * A `GET` outside the collections of what the twin never made, with the profile's `implied`
- * and `unseen: "missing"` (twin-outside.ts): below an object the twin does not hold, its 404; a list empty, an object its path names by a
- * parameter not implied the provider's 404 — unless the twin holds the item it is below and
- * no other parameter names it (a hook's `config`); `undefined`: answered from the document.
+ * and `unseen: "missing"` (twin-outside.ts): below an object the twin does not hold, its 404; a
+ * list empty; an object its path names by a parameter not implied the provider's 404 — unless
+ * the twin holds the item it is below and no other parameter names it (a hook's `config`);
+ * `undefined`: answered from the document.
  */
 export async function unseenOutside(
   twin: Twin,
