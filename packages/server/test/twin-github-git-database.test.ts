@@ -170,6 +170,28 @@ describe.each(['memory', 'level'] as const)("the GitHub twin's Git database API 
     expect(tagRef.data.object).toMatchObject({ sha: tag.data.sha, type: 'tag' });
   });
 
+  it('takes no object in a repository with no commit yet, GitHub’s 409, until its first file', async () => {
+    const twin = await twinAt('github', place, twinRedis);
+    const octokit = new Octokit({ auth: 'ghp_gitdb', baseUrl: twin.root, log: QUIET_LOG });
+    const repo = { owner: 'octocat', repo: 'gitdb-empty' };
+    await octokit.rest.repos.createForAuthenticatedUser({ name: repo.repo });
+    const empty = [409, { message: 'Git Repository is empty.', documentation_url: DOCS }];
+    expect(await rejection(octokit.rest.git.createBlob({ ...repo, content: 'x' }))).toEqual(empty);
+    const entry = { path: 'a.txt', mode: '100644' as const, type: 'blob' as const, content: 'x' };
+    expect(await rejection(octokit.rest.git.createTree({ ...repo, tree: [entry] }))).toEqual(empty);
+    expect(await rejection(octokit.rest.git.createCommit({ ...repo, message: 'm', tree: NO_SHA }))).toEqual(empty);
+    expect(await rejection(octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/x', sha: NO_SHA }))).toEqual(empty);
+    // The contents API makes the first commit (GitHub's way out); then the Git database takes objects.
+    await octokit.rest.repos.createOrUpdateFileContents({
+      ...repo,
+      path: 'README.md',
+      message: 'first',
+      content: 'eA==',
+    });
+    const blob = await octokit.rest.git.createBlob({ ...repo, content: 'x' });
+    expect([blob.status, blob.data.sha]).toEqual([201, blobSha(Buffer.from('x'))]);
+  });
+
   it('refuses a SHA the repository does not hold, in GitHub’s words, keeping nothing', async () => {
     const twin = await twinAt('github', place, twinRedis);
     const octokit = new Octokit({ auth: 'ghp_gitdb', baseUrl: twin.root, log: QUIET_LOG });

@@ -511,7 +511,9 @@ describe.each(TWIN_PLACES)('the GitHub twin through @octokit/rest (%s)', (place)
     expect(await onIssue()).toEqual(['docs']);
     const absent = await octokit.rest.issues.removeLabel({ ...repo, issue_number: 2, name: 'urgent' }).catch((e) => e);
     expect([absent.status, absent.response.data.message]).toEqual([404, 'Label does not exist']);
-    await octokit.rest.issues.removeAllLabels({ ...repo, issue_number: 2 });
+    // GitHub's `204 No Content` for removing them all.
+    const cleared = await octokit.rest.issues.removeAllLabels({ ...repo, issue_number: 2 });
+    expect([cleared.status, cleared.data]).toEqual([204, '']);
     expect(await onIssue()).toEqual([]);
     expect((await octokit.rest.issues.get({ ...repo, issue_number: 2 })).data.labels).toEqual([]);
   });

@@ -9,21 +9,22 @@
  * @module
  */
 import type { OwnAnswer } from '@mockpoint/core/internal';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation } from './pushes.js';
 import { refNamed } from './refs.js';
 
 const REPO = '/repos/{owner}/{repo}';
 const KINDS: Record<string, string> = { [`${REPO}/tarball/{ref}`]: 'tar.gz', [`${REPO}/zipball/{ref}`]: 'zip' };
 
-const NOT_FOUND: OwnAnswer = { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+const MISSING: OwnAnswer = { error: NOT_FOUND };
 
 /** `GET …/tarball/{ref}`, `…/zipball/{ref}`: GitHub's redirect to the archive; `undefined`: another operation. */
 export const githubArchives: RepoOperation = async (matched, _request, state, place) => {
   const kind = KINDS[matched.op.template];
   if (kind === undefined || matched.op.method !== 'GET') return undefined;
-  if (place.repository === undefined) return NOT_FOUND;
+  if (place.repository === undefined) return MISSING;
   const named = await refNamed(state, place.scope, matched.values.ref ?? '');
-  if (named === undefined) return NOT_FOUND;
+  if (named === undefined) return MISSING;
   const full = String(place.repository.full_name);
   const location = `https://codeload.github.com/${full}/legacy.${kind}/${named}`;
   return { status: 302, headers: { location } };

@@ -13,6 +13,7 @@
 import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { GITHUB_USER } from './issues.js';
 import { nodeId } from './node-ids.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 import { apiOf, noCommit } from './statuses.js';
@@ -152,7 +153,7 @@ export const githubChecks: RepoOperation = async (matched, sent, state, place) =
   if (template !== `${RUNS}/{check_run_id}` || (method !== 'GET' && method !== 'PATCH')) return undefined;
   const id = matched.values.check_run_id ?? '';
   const run = (await runsOf(state, place.scope)).find((one) => String(one.id) === id);
-  if (run === undefined) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+  if (run === undefined) return { error: NOT_FOUND };
   if (method === 'GET') return { status: 200, body: run };
   const next = applied(run, sent.body, new Date(state.now()).toISOString());
   if ('error' in next) return next;

@@ -14,6 +14,7 @@ import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { treeDiff } from './commit-diff.js';
 import { type CommitRecord, commitOf, commitsOf, compared, history, treeAt } from './history.js';
 import { GITHUB_USER } from './issues.js';
+import { EMPTY_REPOSITORY, NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { holdsRefs, shaOf } from './refs.js';
 
@@ -22,8 +23,8 @@ const PULLS = `${REPO}/pulls`;
 /** Most commits a list or a comparison reads (GitHub's comparison lists at most 250). */
 const MAX_COMMITS = 10_000;
 
-const EMPTY: OwnAnswer = { error: { status: 409, type: 'invalid_request_error', message: 'Git Repository is empty.' } };
-const NOT_FOUND: OwnAnswer = { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+const EMPTY: OwnAnswer = { error: EMPTY_REPOSITORY };
+const MISSING: OwnAnswer = { error: NOT_FOUND };
 
 function noCommit(ref: string): OwnAnswer {
   const error: FlowError = {
@@ -110,9 +111,9 @@ async function comparison(
   headRef: string,
 ): Promise<{ body: Record<string, unknown>; commits: CommitRecord[]; files: Record<string, unknown>[] } | OwnAnswer> {
   const base = await resolved(state, place, baseRef.slice(baseRef.indexOf(':') + 1));
-  if (!('sha' in base)) return NOT_FOUND;
+  if (!('sha' in base)) return MISSING;
   const head = await resolved(state, place, headRef.slice(headRef.indexOf(':') + 1));
-  if (!('sha' in head)) return NOT_FOUND;
+  if (!('sha' in head)) return MISSING;
   const full = fullOf(place);
   const { mergeBase, ahead, behindBy } = await compared(state, place.scope, base.sha, head.sha);
   const from = await treeAt(state, place.scope, mergeBase);
@@ -157,13 +158,13 @@ export const githubCommits: RepoOperation = async (matched, request, state, plac
   if (!list && !one && !compare && !pull) return undefined;
   if (place.repository === undefined) return undefined;
   // An empty repository: GitHub's 409 where its description gives one, else none to compare.
-  if (!(await holdsRefs(state, place.scope))) return pull ? { list: [] } : compare ? NOT_FOUND : EMPTY;
+  if (!(await holdsRefs(state, place.scope))) return pull ? { list: [] } : compare ? MISSING : EMPTY;
   if (list) return listCommits(request.query, state, place);
   if (one) return getCommit(matched.values.ref ?? '', state, place);
   if (compare) {
     const basehead = matched.values.basehead ?? '';
     const at = basehead.indexOf('...');
-    if (at === -1) return NOT_FOUND;
+    if (at === -1) return MISSING;
     const answered = await comparison(state, place, basehead.slice(0, at), basehead.slice(at + 3));
     return 'files' in answered ? { status: 200, body: answered.body } : answered;
   }

@@ -15,6 +15,7 @@
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoint/core/internal';
 import { FILES } from './branch-files.js';
 import { keepWrite } from './history.js';
+import { NOT_FOUND } from './not-found.js';
 import { pushedCommit, type RepoOperation, type RepoPlace } from './pushes.js';
 import { branchSha, isRefName, moveBranch, notSupplied } from './refs.js';
 import { shownRepo } from './repo-kept.js';
@@ -334,7 +335,7 @@ export const githubContents: RepoOperation = async (matched, request, state, pla
     return put(matched, sent, state, { key, path, place }, all);
   }
   if (method === 'DELETE') {
-    if (known === undefined) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+    if (known === undefined) return { error: NOT_FOUND };
     const missing = ['message', 'sha'].filter((field) => typeof sent[field] !== 'string' || sent[field] === '');
     if (missing.length > 0) return notSupplied(missing);
     if (sent.sha !== known.sha) return mismatch(path, sent.sha);
@@ -355,7 +356,7 @@ export const githubContents: RepoOperation = async (matched, request, state, pla
     const [name = '', ...deeper] = at.slice(prefix.length).split('/');
     names.set(name, deeper.length === 0 ? file : undefined);
   }
-  if (names.size === 0) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+  if (names.size === 0) return { error: NOT_FOUND };
   const entries = [...names.keys()].sort().map((name) => entry(matched.values, `${path}/${name}`, names.get(name)));
   return { status: 200, body: entries };
 };

@@ -25,14 +25,15 @@ import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { base64Size, blobOf, gitSha, keepTag, type TagRecord, tagOf, treeOf } from './git-objects.js';
 import { createTree, getTree } from './git-trees.js';
 import { type CommitRecord, commitOf, type GitPerson, keepBlob, keepCommit } from './history.js';
+import { EMPTY_REPOSITORY, NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
-import { notSupplied } from './refs.js';
+import { holdsRefs, notSupplied } from './refs.js';
 
 const GIT = '/repos/{owner}/{repo}/git';
 const SHA = /^[0-9a-f]{40}$/i;
 /** Most parents a commit made has (git's octopus merges rarely pass a few dozen). */
 const MAX_PARENTS = 100;
-const NOT_FOUND: OwnAnswer = { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+const MISSING: OwnAnswer = { error: NOT_FOUND };
 const UNSIGNED = { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null };
 
 function refused(message: string, code?: string): { error: FlowError } {
@@ -75,7 +76,7 @@ async function createBlob(state: FlowState, place: RepoPlace, sent: Record<strin
 
 async function getBlob(state: FlowState, place: RepoPlace, sha: string): Promise<OwnAnswer> {
   const content = SHA.test(sha) ? await blobOf(state, place.scope, sha) : undefined;
-  if (content === undefined) return NOT_FOUND;
+  if (content === undefined) return MISSING;
   const at = sha.toLowerCase();
   return {
     status: 200,
@@ -238,6 +239,8 @@ export const githubGitDatabase: RepoOperation = async (matched, request, state, 
   const sent = request.body;
   const { values } = matched;
   if (method === 'POST') {
+    // GitHub's Git database takes no object before a repository's first commit.
+    if (!(await holdsRefs(state, place.scope))) return { error: EMPTY_REPOSITORY };
     if (template === `${GIT}/blobs`) return createBlob(state, place, sent);
     if (template === `${GIT}/trees`) return createTree(state, place, sent);
     if (template === `${GIT}/commits`) return createCommit(state, place, sent);
@@ -250,11 +253,11 @@ export const githubGitDatabase: RepoOperation = async (matched, request, state, 
   if (template === `${GIT}/commits/{commit_sha}`) {
     const sha = values.commit_sha ?? '';
     const commit = SHA.test(sha) ? await commitOf(state, place.scope, sha) : undefined;
-    return commit === undefined ? NOT_FOUND : { status: 200, body: commitShown(place, commit) };
+    return commit === undefined ? MISSING : { status: 200, body: commitShown(place, commit) };
   }
   if (template === `${GIT}/tags/{tag_sha}`) {
     const tag = await tagOf(state, place.scope, values.tag_sha ?? '');
-    return tag === undefined ? NOT_FOUND : { status: 200, body: tagShown(place, tag) };
+    return tag === undefined ? MISSING : { status: 200, body: tagShown(place, tag) };
   }
   return undefined;
 };

@@ -15,6 +15,7 @@
 import type { FlowError, FlowState, OwnAnswer } from '@mockpoint/core/internal';
 import { base64Size, type FlatTree, gitSha, keepTree, subtrees, treeFinder, treeOf } from './git-objects.js';
 import { blobReader, commitOf, keepBlob, setPath, treeSha } from './history.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoPlace } from './pushes.js';
 import { notSupplied, shaOf } from './refs.js';
 
@@ -230,6 +231,6 @@ export async function getTree(
       sha = commit.tree_sha;
     }
   }
-  if (tree === undefined) return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+  if (tree === undefined) return { error: NOT_FOUND };
   return { status: 200, body: await treeShown(state, place, sha, tree, recursive) };
 }

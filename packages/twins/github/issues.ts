@@ -298,8 +298,8 @@ function labelNotOnIssue(): ActionOutcome {
 
 /**
  * The labels of an issue at `…/issues/{issue_number}/labels`: `GET` reads them, `POST` adds,
- * `PUT` sets, `DELETE` removes them all, and `DELETE …/labels/{name}` one (`404 Label does not
- * exist` when the issue lacks it); each answers the issue's labels as they now are.
+ * `PUT` sets, `DELETE` removes them all (`204`, no body), and `DELETE …/labels/{name}` one (`404
+ * Label does not exist` when the issue lacks it); each other answers the issue's labels as they now are.
  */
 export function issueLabels(
   matched: MatchedOperation,
@@ -330,9 +330,11 @@ export function issueLabels(
   const removed = had.find((old) => !labels.some((label) => label.name === old.name));
   // GitHub sends one event a label; the twin sends the first: `labeled`, else `unlabeled`.
   const label = added ?? removed;
+  // Removing them all is GitHub's `204 No Content`; every other change answers the labels.
+  const all = method === 'DELETE' && template === ISSUE_LABELS;
   return {
     object: { ...issue, labels },
-    answer: labels,
+    ...(all ? { status: 204 as const } : { answer: labels }),
     events: label === undefined ? [] : [`${eventOf(issue)}.${added ? 'labeled' : 'unlabeled'}`],
     ...(label === undefined ? {} : { event: { label } }),
   };

@@ -19,6 +19,7 @@ import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoi
 import { filesAt } from './branch-files.js';
 import { refTarget } from './git-objects.js';
 import { compared } from './history.js';
+import { EMPTY_REPOSITORY, NOT_FOUND } from './not-found.js';
 import { type PushedCommit, type RepoOperation, type RepoPlace, tellPush } from './pushes.js';
 import { shownRepo } from './repo-kept.js';
 
@@ -239,8 +240,10 @@ async function createRef(
       `Reference name '${shown}' is not valid: it starts with refs/, has two slashes, and is a name git takes (git check-ref-format).`,
     );
   }
-  if (!isSha(sent.sha)) return refused('Object does not exist');
   const refs = await refsOf(state, scope);
+  // A repository with no commit yet has no object to point a ref at: GitHub's 409.
+  if (refs.size === 0 && !state.examples && place.repository !== undefined) return { error: EMPTY_REPOSITORY };
+  if (!isSha(sent.sha)) return refused('Object does not exist');
   if (refs.has(ref)) return refused('Reference already exists');
   const sha = sent.sha.toLowerCase();
   const target = state.examples ? 'commit' : await refTarget(state, scope, sha, ref.startsWith('refs/tags/'));
@@ -294,7 +297,7 @@ async function refList(matched: MatchedOperation, state: FlowState, scope: strin
   return { list: refs.map((record) => shown(record, matched.values)) };
 }
 
-const NOT_FOUND: { error: FlowError } = { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+const MISSING: { error: FlowError } = { error: NOT_FOUND };
 
 /** GitHub's git refs of the repository kept as `scope`; `undefined`: not a ref's operation. */
 export const githubRefs: RepoOperation = async (matched, request, state, place) => {
@@ -307,7 +310,7 @@ export const githubRefs: RepoOperation = async (matched, request, state, place) 
     // GitHub's list of a repository with no commit yet: `409 Git Repository is empty.`
     const answered = await refList(matched, state, scope, 'refs/');
     if ('list' in answered && answered.list.length === 0 && place.repository !== undefined) {
-      return { error: { status: 409, type: 'invalid_request_error', message: 'Git Repository is empty.' } };
+      return { error: EMPTY_REPOSITORY };
     }
     return answered;
   }
@@ -316,7 +319,7 @@ export const githubRefs: RepoOperation = async (matched, request, state, place) 
     const exact = (await refsOf(state, scope)).get(name);
     if (exact !== undefined) return { status: 200, body: shown(exact, matched.values) };
     const below = await refList(matched, state, scope, `${name.replace(/\/+$/, '')}/`);
-    return 'list' in below && below.list.length === 0 ? NOT_FOUND : below;
+    return 'list' in below && below.list.length === 0 ? MISSING : below;
   }
   if (template === `${GIT}/matching-refs/{ref}` && method === 'GET') {
     const refs = [...(await refsOf(state, scope)).values()].filter((record) => record.ref.startsWith(name));
@@ -325,9 +328,7 @@ export const githubRefs: RepoOperation = async (matched, request, state, place) 
   }
   const known = (await refsOf(state, scope)).get(name);
   if (template === `${GIT}/ref/{ref}` && method === 'GET') {
-    return known === undefined
-      ? { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } }
-      : { status: 200, body: shown(known, matched.values) };
+    return known === undefined ? { error: NOT_FOUND } : { status: 200, body: shown(known, matched.values) };
   }
   if (template !== `${GIT}/refs/{ref}`) return undefined;
   if (method !== 'PATCH' && method !== 'DELETE') return undefined;

@@ -12,14 +12,13 @@
 import type { FlowError, FlowState, MatchedOperation, OwnAnswer } from '@mockpoint/core/internal';
 import { entry, type FileRecord, filesOf } from './contents.js';
 import { installationOf } from './installations.js';
+import { NOT_FOUND } from './not-found.js';
 import type { RepoOperation, RepoPlace } from './pushes.js';
 import { shownRepo } from './repo-kept.js';
 
 const REPO = '/repos/{owner}/{repo}';
 
-const NOT_FOUND: { error: FlowError } = {
-  error: { status: 404, type: 'invalid_request_error', message: 'Not Found' },
-};
+const MISSING: { error: FlowError } = { error: NOT_FOUND };
 
 type Singular = (matched: MatchedOperation, state: FlowState, place: RepoPlace) => Promise<OwnAnswer> | OwnAnswer;
 
@@ -47,7 +46,7 @@ async function readme(matched: MatchedOperation, state: FlowState, place: RepoPl
     const found = fileIn(files, dir, README);
     if (found !== undefined) return { status: 200, body: entry(matched.values, found.path, found, true) };
   }
-  return NOT_FOUND;
+  return MISSING;
 }
 
 /** The licenses the twin tells by their text (GitHub's `license` of each), else GitHub's `other`. */
@@ -109,7 +108,7 @@ export async function repositoryLicense(state: FlowState, scope: string): Promis
 /** `GET …/license`: the root's license file with the license it holds; GitHub's 404 when none. */
 async function license(matched: MatchedOperation, state: FlowState, place: RepoPlace): Promise<OwnAnswer> {
   const found = licenseFile(await filesOf(state, place.scope));
-  if (found === undefined) return NOT_FOUND;
+  if (found === undefined) return MISSING;
   return { status: 200, body: { ...entry(matched.values, found.file.path, found.file, true), license: found.license } };
 }
 
@@ -173,7 +172,7 @@ function topics(_matched: MatchedOperation, _state: FlowState, place: RepoPlace)
 /** `GET …/subscription`: GitHub watches a repository for the user who makes it (the twin's every token). */
 function subscription(matched: MatchedOperation, _state: FlowState, place: RepoPlace): OwnAnswer {
   const repository = place.repository;
-  if (repository === undefined) return NOT_FOUND;
+  if (repository === undefined) return MISSING;
   const url = `https://api.github.com/repos/${matched.values.owner}/${shownRepo(String(matched.values.repo))}`;
   const body = {
     subscribed: true,
@@ -190,13 +189,13 @@ function subscription(matched: MatchedOperation, _state: FlowState, place: RepoP
 async function codeowners(_matched: MatchedOperation, state: FlowState, place: RepoPlace): Promise<OwnAnswer> {
   const files = await filesOf(state, place.scope);
   const held = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS'].some((path) => files.has(path));
-  return held ? { status: 200, body: { errors: [] } } : NOT_FOUND;
+  return held ? { status: 200, body: { errors: [] } } : MISSING;
 }
 
 /** `GET …/installation`: the twin's App's installation that selects the repository, GitHub's 404 when none does. */
 async function installation(_matched: MatchedOperation, state: FlowState, place: RepoPlace): Promise<OwnAnswer> {
   const found = await installationOf(state, place.repository?.id);
-  return found === undefined ? NOT_FOUND : { status: 200, body: found };
+  return found === undefined ? MISSING : { status: 200, body: found };
 }
 
 /** An answer that is the same for every repository the twin keeps (GitHub's of one just made). */
@@ -204,7 +203,7 @@ const fixed =
   (body: (matched: MatchedOperation) => unknown): Singular =>
   (matched) => ({ status: 200, body: body(matched) });
 
-const notSetUp: Singular = () => NOT_FOUND;
+const notSetUp: Singular = () => MISSING;
 
 const noWeeks = () => Array.from({ length: 52 }, () => 0);
 

@@ -22,6 +22,7 @@
 import type { FlowError, FlowState, OwnOperation } from '@mockpoint/core/internal';
 import { GITHUB_USER, member } from './issues.js';
 import { githubList, invalid } from './lists.js';
+import { NOT_FOUND } from './not-found.js';
 import { organizations } from './orgs.js';
 import { live, loginOf, records } from './repo-kept.js';
 
@@ -187,7 +188,7 @@ export const githubUserIssues: OwnOperation = async (matched, sent, state) => {
   if (state.examples && live(all).length === 0) return undefined;
   const org = matched.values.org?.toLowerCase();
   if (org !== undefined && !(await organizations(state)).has(org)) {
-    return { error: { status: 404, type: 'invalid_request_error', message: 'Not Found' } };
+    return { error: NOT_FOUND };
   }
   const { query } = sent;
   const refused = userIssuesRefused(query);
