@@ -212,7 +212,8 @@ export interface OwnRequest {
  * when that answer is a refusal (`refused`: the repository a write below it implied).
  */
 export type OwnAnswer =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** `message` never: a {@link FlowError} is answered as `{ error }`, not as a status without a body. */
+  | { status: number; body?: unknown; headers?: Record<string, string>; message?: never }
   /** Bytes answered as they are (a GitHub release asset's download), in `headers`' `content-type`. */
   | { status: number; bytes: Uint8Array; headers: Record<string, string> }
   | {
