@@ -173,6 +173,36 @@ export function runCollectionStoreContract(
       expect((await store.get('api')).size).toBe(0);
     });
 
+    it('a rolling put (the oldest dropped, new ones after the rest) holds what was put; later edits land where they should', async () => {
+      const handle = await fresh();
+      const { store } = handle;
+      const first = Array.from({ length: 5 }, (_, i) => itemOf(`{"id":${i}}`));
+      await store.update('api', 'events', () => ({ edit: { put: first }, result: undefined }));
+      // As an events collection at its cap keeps the newest: the items as read, 2 dropped, 2 added.
+      await store.update('api', 'events', (items) => ({
+        edit: { put: [...(items ?? []).slice(2), itemOf('{"id":5}'), itemOf('{"id":6}')] },
+        result: undefined,
+      }));
+      expect(texts((await store.get('api')).get('events'))).toEqual([
+        '{"id":2}',
+        '{"id":3}',
+        '{"id":4}',
+        '{"id":5}',
+        '{"id":6}',
+      ]);
+      await store.update('api', 'events', () => ({ edit: { remove: 0 }, result: undefined }));
+      await store.update('api', 'events', () => ({ edit: { set: 1, item: itemOf('{"id":40}') }, result: undefined }));
+      await store.update('api', 'events', () => ({ edit: { append: itemOf('{"id":7}') }, result: undefined }));
+      // Every item dropped, only new ones: a put keeping nothing of what was there.
+      await store.update('api', 'other', () => ({ edit: { put: first.slice(0, 2) }, result: undefined }));
+      await store.update('api', 'other', () => ({ edit: { put: [itemOf('{"id":9}')] }, result: undefined }));
+      const expected = { events: ['{"id":3}', '{"id":40}', '{"id":5}', '{"id":6}', '{"id":7}'], other: ['{"id":9}'] };
+      expect(all(await store.get('api'))).toEqual(expected);
+      if (!options.durable) return;
+      const other = handle.reopen ? await handle.reopen() : await (handle.replica as () => Promise<CollectionStore>)();
+      expect(all(await other.get('api'))).toEqual(expected);
+    });
+
     it('refuses a collection name outside A-Z a-z 0-9 _ - (1-64)', async () => {
       const { store } = await fresh();
       await expect(store.update('api', 'a b', () => ({ result: 1 }))).rejects.toThrow(/collection names/);

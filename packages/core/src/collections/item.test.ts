@@ -7,6 +7,7 @@ import {
   indexOfId,
   insertItem,
   itemOf,
+  keptRun,
   LAZY_ITEM_CHARS,
   nextId,
   parseItem,
@@ -123,10 +124,15 @@ describe('items', () => {
       for (let step = 0; step < 200; step++) {
         nextId(list, 'id');
         collectionBytes(list);
-        const roll = random(4);
+        const roll = random(5);
         if (list.length === 0 || roll < 2) list = applyEdit(list, { append: make(true) });
         else if (roll === 2) list = applyEdit(list, { set: random(list.length), item: make(false) });
-        else list = applyEdit(list, { remove: random(list.length) });
+        else if (roll === 3) list = applyEdit(list, { remove: random(list.length) });
+        // A rolling put: the oldest dropped (all, some or none), one or two added after the rest.
+        else
+          list = applyEdit(list, {
+            put: [...list.slice(random(list.length + 1)), make(true), ...(random(2) ? [make(true)] : [])],
+          });
         const fresh = [...list];
         expect(collectionBytes(list)).toBe(Buffer.byteLength(collectionText(fresh)));
         const [carried, known] = [nextId(list, 'id'), nextId(fresh, 'id')];
@@ -134,6 +140,23 @@ describe('items', () => {
         else expect(carried).toBe(known);
       }
     }
+  });
+});
+
+describe('keptRun: what a put keeps of the items before it', () => {
+  const [a, b, c, d] = items('{"id":1}', '{"id":2}', '{"id":3}', '{"id":4}') as [Item, Item, Item, Item];
+  it('finds the items kept from an index on and the ones added after them', () => {
+    expect(keptRun([a, b, c], [b, c, d])).toEqual({ from: 1, added: [d] });
+    expect(keptRun([a, b, c], [a, b, c, d])).toEqual({ from: 0, added: [d] });
+    expect(keptRun([a, b, c], [c])).toEqual({ from: 2, added: [] });
+    expect(keptRun([a, b, c], [])).toEqual({ from: 3, added: [] });
+    expect(keptRun([], [a])).toEqual({ from: 0, added: [a] });
+  });
+  it('is undefined for any other put: a gap, another order, an item replaced, a new first item', () => {
+    expect(keptRun([a, b, c], [a, c])).toBeUndefined();
+    expect(keptRun([a, b, c], [b, a])).toBeUndefined();
+    expect(keptRun([a, b, c], [b, itemOf(c.text)])).toBeUndefined();
+    expect(keptRun([a, b, c], [d, a, b, c])).toBeUndefined();
   });
 });
 

@@ -241,16 +241,47 @@ export function collectionBytes(items: readonly Item[]): number {
 const totals = new WeakMap<readonly Item[], number>();
 
 /**
+ * Where `after` (a put's items) keeps `before` from some index on, in order, the same items, with
+ * only new ones after them, as a rolling collection's put does (events, idempotency answers: the
+ * oldest dropped, the newest appended): that index, and the items added. `undefined` for any other
+ * put. Compared by identity, one pass over `before`: a store writes only what changed.
+ */
+export function keptRun(
+  before: readonly Item[],
+  after: readonly Item[],
+): { from: number; added: readonly Item[] } | undefined {
+  const from = after.length === 0 || before.length === 0 ? before.length : before.indexOf(after[0] as Item);
+  if (from === -1) return undefined;
+  const kept = before.length - from;
+  if (kept > after.length) return undefined;
+  for (let i = from; i < before.length; i++) if (after[i - from] !== before[i]) return undefined;
+  return { from, added: after.slice(kept) };
+}
+
+/**
  * `items` after `edit`, as a new array (`items` is never changed: readers keep
  * theirs). What is known of `items` (its size, its greatest id) is carried to
  * the new array where the edit allows, so a write does not pay a pass over the
  * collection for them.
  */
 export function applyEdit(items: readonly Item[], edit: Edit): readonly Item[] {
-  if ('put' in edit) return [...edit.put];
   const bytes = totals.get(items);
-  const known = greatest.get(items);
   let after: Item[];
+  if ('put' in edit) {
+    after = edit.put.slice();
+    // A rolling put (the oldest dropped, the newest added): its size from the known one, not a pass over all.
+    const run = bytes === undefined ? undefined : keptRun(items, edit.put);
+    if (run !== undefined && bytes !== undefined) {
+      let size = bytes;
+      for (let i = 0; i < run.from; i++) size -= itemBytes(items[i] as Item) + 1;
+      for (const item of run.added) size += itemBytes(item) + 1;
+      // The commas: one fewer than the items (the count above took one per item).
+      size += (items.length > 0 ? 1 : 0) - (after.length > 0 ? 1 : 0);
+      totals.set(after, size);
+    }
+    return after;
+  }
+  const known = greatest.get(items);
   if ('append' in edit) {
     // concat, with and toSpliced copy once at memory speed; a spread, or a slice then push, costs 100 times more.
     after = items.concat([edit.append]);

@@ -21,7 +21,7 @@ import { contentless, documentedText } from './twin-outside.js';
 import { previousAttributes } from './twin-previous.js';
 import { heldOrMissing, memberTarget, ownerOf, unseenOutside } from './twin-references.js';
 import { flowState } from './twin-state.js';
-import { scopeOf, storedOf, whichOf } from './twin-stored.js';
+import { livePicked, scopeOf, whichOf } from './twin-stored.js';
 import { unheldWrite } from './twin-unheld-writes.js';
 import { deleteOne } from './twin-writes.js';
 
@@ -130,7 +130,7 @@ async function act(
   if (flows?.action === undefined && flows?.acting === undefined) return undefined;
   // The owner's place is its own path's (`…/issues/{issue_number}/labels/{name}`: not the `name`).
   const which = whichOf(twin, matched, owner, scopeOf(owner, matched.values));
-  const stored = (await storedOf(twin, owner))?.find((item) => which(item) && !item.deleted);
+  const stored = await livePicked(twin, owner, which);
   // Not held: a collection `within` it may hold that number (a pull request's labels or lock).
   const member = stored === undefined ? await memberTarget(twin, matched, owner) : undefined;
   if (member !== undefined) return act(twin, member.matched, member.resource, params, asked);

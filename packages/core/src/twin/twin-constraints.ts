@@ -9,6 +9,7 @@
  * @module
  */
 import { checkCollectionSize } from '../collections/collection-input.js';
+import type { ChangeFn } from '../collections/collection-store.js';
 import { type Item, itemOf } from '../collections/item.js';
 import { MockpointError } from '../registry/errors.js';
 import { Refusal } from './twin-answer.js';
@@ -51,8 +52,55 @@ export function checkRoom(items: readonly Item[] | undefined): void {
     throw new Refusal({
       status: 400,
       type: 'invalid_request_error',
-      message: `This twin holds at most ${MAX_OBJECTS} objects of one kind.`,
+      message: `This twin holds at most ${MAX_OBJECTS} objects of one kind (those deleted are dropped, oldest first, to make room).`,
     });
+  }
+}
+
+/**
+ * The index of the deleted object a full collection ({@link MAX_OBJECTS}) gives up for a new one:
+ * the oldest, never the newest item (a sequence's next number reads it); -1 when it is not full
+ * or none can go. A deleted object's `GET` answers `deleted: true` until then, the provider's 404 after.
+ */
+function roomAt(items: readonly Item[] | undefined): number {
+  if (items === undefined || items.length < MAX_OBJECTS) return -1;
+  const last = items.length - 1;
+  return items.findIndex((item, index) => index < last && (item.value as unknown as Stored).deleted);
+}
+
+/** Whether `items` are full and hold a deleted object {@link makeRoom} can drop. */
+function roomToMake(items: readonly Item[] | undefined): boolean {
+  return roomAt(items) !== -1;
+}
+
+/**
+ * Drops the oldest deleted object of the twin's collection `key` when it is full, so that a
+ * create finds room: objects made and deleted never fill a twin (10,000 customers made and
+ * deleted by a long test run). A change of its own, before the create's: another create may
+ * take the place first, and the create then tries again.
+ */
+async function makeRoom(twin: Twin, key: string): Promise<void> {
+  await twin.parts.collections.update(twin.parts.name, key, (items) => {
+    const at = roomAt(items);
+    return at === -1 ? { result: undefined } : { edit: { remove: at }, result: undefined };
+  });
+}
+
+/**
+ * The twin's collection `key` changed by `change` (as `collections.update`), with room made first
+ * ({@link makeRoom}) where it is full and holds a deleted object: tried again after each drop, at
+ * most 3 times; then `change` sees it full (and refuses, or keeps nothing).
+ */
+export async function withRoom<T>(twin: Twin, key: string, change: ChangeFn<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    type Outcome = { full: true } | { full: false; result: T };
+    const outcome = await twin.parts.collections.update<Outcome>(twin.parts.name, key, (items) => {
+      if (tries < 3 && roomToMake(items)) return { result: { full: true } };
+      const changed = change(items);
+      return { ...changed, result: { full: false, result: changed.result } };
+    });
+    if (!outcome.full) return outcome.result;
+    await makeRoom(twin, key);
   }
 }
 
@@ -137,7 +185,7 @@ export async function changeStored(
   limited = false,
 ): Promise<Stored | undefined> {
   return twin.parts.collections.update(twin.parts.name, resource.key, (items) => {
-    const index = pickedIndex(items?.map((item) => item.value as unknown as Stored) ?? [], which);
+    const index = pickedIndex(items ?? [], which);
     if (items === undefined || index === -1) return { result: undefined };
     const stored = items[index]?.value as unknown as Stored;
     if (stored.deleted) throw new Refusal(missing(twin, resource, stored.id));

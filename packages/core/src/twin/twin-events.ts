@@ -189,10 +189,7 @@ export async function webhookDelivered(parts: TwinParts, id: string): Promise<vo
     const pending = stored?.object.pending_webhooks;
     if (stored === undefined || typeof pending !== 'number' || pending <= 0) return { result: undefined };
     const next: Stored = { ...stored, object: { ...stored.object, pending_webhooks: pending - 1 } };
-    return {
-      edit: { put: all.map((item, index) => (index === at ? itemOf(JSON.stringify(next)) : item)) },
-      result: undefined,
-    };
+    return { edit: { set: at, item: itemOf(JSON.stringify(next)) }, result: undefined };
   });
 }
 

@@ -82,7 +82,12 @@ export function rolling(
   const own = itemBytes(item) + 2;
   if (own > budget) return { result: undefined };
   if (all.length < cap && collectionBytes(all) + own <= budget) return { edit: { append: item }, result: undefined };
-  // Newest first, kept while they fit.
+  // The newest `cap - 1` and `item`, when they fit (the size is known per array: no pass over them).
+  const newest = Math.max(0, all.length - (cap - 1));
+  if (newest > 0 && collectionBytes(all) + own <= budget) {
+    return { edit: { put: all.slice(newest).concat([item]) }, result: undefined };
+  }
+  // Else newest first, kept while they fit.
   let bytes = own;
   let from = all.length;
   while (from > 0 && all.length - from < cap - 1) {

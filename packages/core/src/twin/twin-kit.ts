@@ -7,7 +7,7 @@
  */
 import { itemOf } from '../collections/item.js';
 import { type Asked, Refusal } from './twin-answer.js';
-import { fits } from './twin-constraints.js';
+import { fits, withRoom } from './twin-constraints.js';
 import type { Twin } from './twin-context.js';
 import { freshObject } from './twin-documented.js';
 import { emit } from './twin-events.js';
@@ -94,7 +94,7 @@ export async function settle(twin: Twin, into: Written, after: boolean, asked: A
     const scoped = effect.values !== undefined;
     const id = String(effect.object[scoped ? keyField(twin, resource) : 'id']);
     const scope = scoped ? scopeOf(resource, effect.values) : '';
-    const previous = await parts.collections.update(parts.name, resource.key, (items) => {
+    const previous = await withRoom(twin, resource.key, (items) => {
       const stored: Stored = { id, scope, deleted: false, object: effect.object };
       const item = itemOf(JSON.stringify(stored));
       const same = (one: Stored) => one.id === id && (!scoped || (one.scope === scope && !one.deleted));

@@ -123,7 +123,10 @@ export class OutboxRelease {
           const left = items.filter((item) => !ids.has((item.value as unknown as KeptChange).id));
           if (left.length === items.length) return { result: undefined };
           // One entry (a quiet twin's usual case) is removed where it stands, not by writing the rest again.
-          const at = items.length - left.length === 1 ? items.findIndex((item) => !left.includes(item)) : -1;
+          const at =
+            items.length - left.length === 1
+              ? items.findIndex((item) => ids.has((item.value as unknown as KeptChange).id))
+              : -1;
           return { edit: at === -1 ? { put: left } : { remove: at }, result: undefined };
         });
       } catch {

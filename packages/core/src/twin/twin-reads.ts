@@ -30,7 +30,7 @@ export async function readOne(twin: Twin, matched: MatchedOperation, resource: T
   const id = matched.values[resource.idParam] as string;
   const which = whichOf(twin, matched, resource);
   const read = await twin.parts.collections.get(twin.parts.name);
-  const stored = picked(await storedOf(twin, resource, read), which);
+  const stored = await picked(twin, resource, which, read);
   if (stored === undefined) {
     const member = memberOf(twin, resource, which, read);
     if (member !== undefined) return jsonAnswer(200, member);

@@ -90,14 +90,35 @@ export function whichOf(
  * The index of the item `which` picks: the live one, else one deleted (its key freed and taken
  * again, a label made anew under a deleted one's name, the deleted entry stays stored before it).
  */
-export function pickedIndex(items: readonly Stored[], which: (stored: Stored) => boolean): number {
-  const live = items.findIndex((item) => which(item) && !item.deleted);
-  return live === -1 ? items.findIndex(which) : live;
+export function pickedIndex(items: readonly { value: unknown }[], which: (stored: Stored) => boolean): number {
+  // Over the collection's items as they are (no copy of it a request: a write scans it whole).
+  const live = items.findIndex((item) => which(item.value as Stored) && !(item.value as Stored).deleted);
+  return live === -1 ? items.findIndex((item) => which(item.value as Stored)) : live;
 }
 
-/** The item `which` picks ({@link pickedIndex}): the live one, else one deleted; `undefined`: none. */
-export function picked(items: readonly Stored[] | undefined, which: (stored: Stored) => boolean): Stored | undefined {
-  return items?.[pickedIndex(items, which)];
+/** The item of `resource` `which` picks ({@link pickedIndex}): the live one, else one deleted; `undefined`: none. */
+export async function picked(
+  twin: Twin,
+  resource: TwinResource,
+  which: (stored: Stored) => boolean,
+  read?: Collections,
+): Promise<Stored | undefined> {
+  const items = (read ?? (await twin.parts.collections.get(twin.parts.name))).get(resource.key);
+  return items?.[pickedIndex(items, which)]?.value as unknown as Stored | undefined;
+}
+
+/** The live item of `resource` `which` picks; `undefined`: none. */
+export async function livePicked(
+  twin: Twin,
+  resource: TwinResource,
+  which: (stored: Stored) => boolean,
+): Promise<Stored | undefined> {
+  const items = (await twin.parts.collections.get(twin.parts.name)).get(resource.key) ?? [];
+  for (const item of items) {
+    const stored = item.value as unknown as Stored;
+    if (!stored.deleted && which(stored)) return stored;
+  }
+  return undefined;
 }
 
 /** Whether a stored item is the live one of `key` in `scope`. */

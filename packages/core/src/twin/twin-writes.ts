@@ -8,7 +8,7 @@
 import { itemOf } from '../collections/item.js';
 import { type Asked, isRecord, jsonAnswer, Refusal, type TwinAnswer } from './twin-answer.js';
 import type { TwinParams } from './twin-body.js';
-import { changeStored, checkRoom, checkSent, fits, subscriptionLimit, taken } from './twin-constraints.js';
+import { changeStored, checkRoom, checkSent, fits, subscriptionLimit, taken, withRoom } from './twin-constraints.js';
 import { errorAnswer, newId, shownOf, stamp, type Twin } from './twin-context.js';
 import { exampleOfOperation, fieldsOf, filled, wrapped } from './twin-documented.js';
 import { emit } from './twin-events.js';
@@ -56,7 +56,7 @@ export async function create(
   const shares = sharing(twin.related, resource);
   const read = shares.length === 0 ? undefined : await parts.collections.get(parts.name);
   const shared = shares.flatMap((one) => read?.get(one.key) ?? []);
-  const made = await parts.collections.update(parts.name, resource.key, (items) => {
+  const made = await withRoom(twin, resource.key, (items) => {
     checkRoom(items);
     // A sequence's next number is taken inside the change, so that two creates never share one.
     const kept = sequence ? { ...object, id: nextNumber(items) } : object;
@@ -176,7 +176,7 @@ async function amended(
 ): Promise<Record<string, unknown>> {
   const amending = twin.parts.flows?.amending;
   if (amending === undefined) return sent;
-  const stored = picked(await storedOf(twin, resource), whichOf(twin, matched, resource));
+  const stored = await picked(twin, resource, whichOf(twin, matched, resource));
   if (stored === undefined || stored.deleted) return sent;
   const outcome = await amending(
     resource.template,

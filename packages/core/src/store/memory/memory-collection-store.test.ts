@@ -52,6 +52,25 @@ describe('MemoryCollectionStore with a log', () => {
     expect(log.batches.at(-1)).toHaveLength(1);
   });
 
+  it('a rolling put writes the keys it drops and the items it adds, not its whole collection', async () => {
+    const log = mapLog();
+    const store = await MemoryCollectionStore.open(log);
+    const events = Array.from({ length: 1000 }, (_, i) => itemOf(`{"id":${i}}`));
+    await store.update('api', 'events', () => ({ edit: { put: events }, result: undefined }));
+    await store.update('api', 'events', (items) => ({
+      edit: { put: [...(items ?? []).slice(1), itemOf('{"id":1000}')] },
+      result: undefined,
+    }));
+    expect(log.batches.at(-1)).toHaveLength(2);
+    expect(log.batches.at(-1)?.map((change) => change.value)).toEqual([undefined, '{"id":1000}']);
+    // What the log holds opens as what memory holds.
+    const reopened = await MemoryCollectionStore.open(log);
+    const texts = (await reopened.get('api')).get('events')?.map((item) => item.text);
+    expect(texts).toHaveLength(1000);
+    expect(texts?.[0]).toBe('{"id":1}');
+    expect(texts?.at(-1)).toBe('{"id":1000}');
+  });
+
   it('a clear waits for the changes under way, and changes asked during it wait for it: memory and the log agree', async () => {
     const log = mapLog();
     let release: () => void = () => undefined;

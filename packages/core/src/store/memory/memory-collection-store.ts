@@ -12,7 +12,7 @@
 import { innerMap } from '../../cache/inner-map.js';
 import type { ChangeFn, CollectionStore, Collections, Edit } from '../../collections/collection-store.js';
 import { checkCollectionName } from '../../collections/collection-store.js';
-import { applyEdit, collectionText, type Item, itemsOf, storedItemOf } from '../../collections/item.js';
+import { applyEdit, collectionText, type Item, itemsOf, keptRun, storedItemOf } from '../../collections/item.js';
 import { type WriteLog, WriteThroughStore } from '../change-gate.js';
 
 /** Where a {@link MemoryCollectionStore} writes through to, for durability. */
@@ -108,11 +108,21 @@ export class MemoryCollectionStore extends WriteThroughStore<CollectionLog> impl
     let next = held?.next ?? 0;
     const changes: LogChange[] = [];
     let after: Held;
-    if ('put' in edit) {
+    const run = 'put' in edit && held !== undefined ? keptRun(items, edit.put) : undefined;
+    if ('put' in edit && run !== undefined) {
+      // A rolling put (events, idempotency answers): the oldest items' keys deleted, the new ones
+      // written, the rest left where they are (not the whole collection again at each event).
+      for (const sequence of sequences.slice(0, run.from)) {
+        changes.push({ key: itemKey(name, collection, sequence), value: undefined });
+      }
+      const fresh = putItems(changes, name, collection, run.added, next);
+      next += run.added.length;
+      after = { items: applyEdit(items, edit), sequences: sequences.slice(run.from).concat(fresh), next };
+    } else if ('put' in edit) {
       for (const sequence of sequences) changes.push({ key: itemKey(name, collection, sequence), value: undefined });
       const fresh = putItems(changes, name, collection, edit.put, next);
       next += edit.put.length;
-      after = { items: [...edit.put], sequences: fresh, next };
+      after = { items: applyEdit(items, edit), sequences: fresh, next };
     } else if ('append' in edit) {
       const sequence = next++;
       changes.push({ key: itemKey(name, collection, sequence), value: edit.append.text });

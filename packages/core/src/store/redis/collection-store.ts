@@ -34,6 +34,7 @@ import {
   collectionText,
   type Item,
   itemsOf,
+  keptRun,
   storedItemOf,
 } from '../../collections/item.js';
 import { MockpointError } from '../../registry/errors.js';
@@ -219,11 +220,8 @@ function writeSteps(
   if ('set' in edit) return edit.set >= 0 && edit.set < before.length ? ['S', String(edit.set), edit.item.text] : [];
   if ('remove' in edit) return edit.remove >= 0 && edit.remove < before.length ? ['D', String(edit.remove)] : [];
   // A put that keeps the items from some index on and adds after them (a rolling collection's: events, idempotency answers).
-  const from = after.length === 0 ? -1 : before.indexOf(after[0] as Item);
-  const kept = before.length - from;
-  if (from !== -1 && kept <= after.length && before.every((item, i) => i < from || after[i - from] === item)) {
-    return [...(from > 0 ? ['T', String(from)] : []), ...push(after.slice(kept))];
-  }
+  const run = after.length === 0 ? undefined : keptRun(before, after);
+  if (run !== undefined) return [...(run.from > 0 ? ['T', String(run.from)] : []), ...push(run.added)];
   return ['R', ...push(after)];
 }
 
