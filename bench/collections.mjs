@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { start, stop } from './server-process.mjs';
-import { wrkNumbers } from './wrk-output.mjs';
+import { alternatedRounds, wrkNumbers } from './wrk-output.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = process.env.BENCH_CLI ?? join(root, 'packages/server/dist/cli.js');
@@ -130,17 +130,8 @@ const fmt = (n, digits = 0) =>
 
 /** The same request to each server, the servers alternated per round; each server fresh for writes. */
 async function scenario(title, path, options, servers) {
-  const totals = Object.fromEntries(Object.keys(servers).map((key) => [key, { rps: 0, p99Ms: 0, errors: 0 }]));
   for (const [, server] of Object.entries(servers)) load(`${server.base}${path}`, options, 1); // warm-up
-  for (let round = 0; round < ROUNDS; round++) {
-    const keys = Object.keys(servers);
-    for (const key of round % 2 === 0 ? keys : keys.reverse()) {
-      const r = load(`${servers[key].base}${path}`, options);
-      totals[key].rps += r.rps / ROUNDS;
-      totals[key].p99Ms += r.p99Ms / ROUNDS;
-      totals[key].errors += r.errors;
-    }
-  }
+  const totals = alternatedRounds(Object.keys(servers), ROUNDS, (key) => load(`${servers[key].base}${path}`, options));
   console.log(`\n${title}`);
   for (const [key, t] of Object.entries(totals)) {
     console.log(

@@ -16,3 +16,20 @@ export function wrkNumbers(stdout) {
     errors: errors ? Number(errors[1]) : 0,
   };
 }
+
+/**
+ * `measure(key)` (one wrk run's numbers) for each of `keys` in each of `rounds` rounds, their order
+ * reversed every other round, averaged: `{ [key]: { rps, p99Ms, errors } }`, the errors summed.
+ */
+export function alternatedRounds(keys, rounds, measure) {
+  const totals = Object.fromEntries(keys.map((key) => [key, { rps: 0, p99Ms: 0, errors: 0 }]));
+  for (let round = 0; round < rounds; round++) {
+    for (const key of round % 2 === 0 ? keys : [...keys].reverse()) {
+      const r = measure(key);
+      totals[key].rps += r.rps / rounds;
+      totals[key].p99Ms += r.p99Ms / rounds;
+      totals[key].errors += r.errors;
+    }
+  }
+  return totals;
+}

@@ -6,6 +6,7 @@
  * @module
  */
 import { toBase64Url } from './base64.js';
+import { sha256Hex } from './sha256-hex.js';
 
 function sha256(bytes: Uint8Array): Promise<ArrayBuffer> {
   return crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
@@ -29,8 +30,5 @@ export async function weakEtag(bytes: Uint8Array): Promise<string> {
 
 /** A strong validator for a text, as GitHub writes one: its SHA-256 in hex, quoted. */
 export async function strongEtag(text: string): Promise<string> {
-  const digest = new Uint8Array(await sha256(new TextEncoder().encode(text)));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return `"${hex}"`;
+  return `"${await sha256Hex(text)}"`;
 }

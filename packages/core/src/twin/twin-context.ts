@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { randomBytes } from '../codec/random-bytes.js';
 import type { CollectionLimits } from '../collections/collection-input.js';
 import type { CollectionStore } from '../collections/collection-store.js';
 import type { WorkBudget } from '../turns/work-budget.js';
@@ -96,8 +97,7 @@ export function twinOf(parts: TwinParts): Twin {
 
 /** A new id in the profile's form (`cus_…`): `prefix` and random letters. */
 export function newId(parts: TwinParts, prefix: string, length = parts.profile.ids.length): string {
-  const bytes = new Uint8Array(length);
-  crypto.getRandomValues(bytes);
+  const bytes = randomBytes(length);
   let id = prefix;
   for (const byte of bytes) id += ID_LETTERS[byte % ID_LETTERS.length];
   return id;

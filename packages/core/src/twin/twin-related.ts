@@ -27,7 +27,20 @@ export interface Related {
   flows: TwinFlows | undefined;
 }
 
-const lastOf = (resource: TwinResource) => resource.template.split('/').at(-1) ?? '';
+/** The last segment of each resource's template, kept: a read of GitHub's issue asks it of every resource. */
+const lastSegments = new WeakMap<TwinResource, string>();
+
+function lastOf(resource: TwinResource): string {
+  let last = lastSegments.get(resource);
+  if (last === undefined) {
+    last = resource.template.slice(resource.template.lastIndexOf('/') + 1);
+    lastSegments.set(resource, last);
+  }
+  return last;
+}
+
+/** A twin's resources by the last segment of their template, made once per resources array. */
+const bySegments = new WeakMap<readonly TwinResource[], Map<string, TwinResource[]>>();
 
 /**
  * The field the path's id of `resource` reads: the profile's `ids.keys`, else the one the document
@@ -38,7 +51,16 @@ export function keyFieldOf(profile: TwinProfile, resource: TwinResource): string
 }
 
 function bySegment(twin: Related, segments: readonly string[]): TwinResource[] {
-  return twin.resources.filter((one) => segments.includes(lastOf(one)));
+  let index = bySegments.get(twin.resources);
+  if (index === undefined) {
+    index = new Map();
+    for (const one of twin.resources) index.set(lastOf(one), [...(index.get(lastOf(one)) ?? []), one]);
+    bySegments.set(twin.resources, index);
+  }
+  if (segments.length === 1) return index.get(segments[0] as string) ?? [];
+  // In the resources' order, as a filter over them gives them.
+  const wanted = new Set(segments.flatMap((segment) => index.get(segment) ?? []));
+  return twin.resources.filter((one) => wanted.has(one));
 }
 
 /** The collections that number in one sequence with `resource` (`within`), it aside. */

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { randomBytes } from '../codec/random-bytes.js';
 import type { TwinAnswer } from './twin-answer.js';
 import type { TwinFlows } from './twin-flows.js';
 import type { TwinProfile } from './twin-profile.js';
@@ -26,7 +27,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function requestId(ids: RequestIds, prefixed: (prefix: string, length: number) => string): string {
   if (ids.hexGroups === undefined) return prefixed(ids.prefix, ids.length);
   const groups = ids.hexGroups.map((length) => {
-    const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(length / 2)));
+    const bytes = randomBytes(Math.ceil(length / 2));
     let hex = '';
     for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
     return hex.slice(0, length).toUpperCase();
