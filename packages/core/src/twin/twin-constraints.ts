@@ -46,57 +46,83 @@ export function fits(
   }
 }
 
-/** Refuses one more object of a collection that holds {@link MAX_OBJECTS}. */
-export function checkRoom(items: readonly Item[] | undefined): void {
-  if ((items?.length ?? 0) >= MAX_OBJECTS) {
-    throw new Refusal({
-      status: 400,
-      type: 'invalid_request_error',
-      message: `This twin holds at most ${MAX_OBJECTS} objects of one kind (those deleted are dropped, oldest first, to make room).`,
-    });
-  }
+/** The refusal of one more object of a collection that holds {@link MAX_OBJECTS}, none of them deleted. */
+function noRoom(): Refusal {
+  return new Refusal({
+    status: 400,
+    type: 'invalid_request_error',
+    message: `This twin holds at most ${MAX_OBJECTS} objects of one kind (those deleted are dropped, oldest first, to make room).`,
+  });
 }
 
 /**
- * The index of the deleted object a full collection ({@link MAX_OBJECTS}) gives up for a new one:
- * the oldest, never the newest item (a sequence's next number reads it); -1 when it is not full
- * or none can go. A deleted object's `GET` answers `deleted: true` until then, the provider's 404 after.
+ * How many objects one collection of the twin holds before a deleted one gives its place:
+ * {@link MAX_OBJECTS}, or the daemon's `--max-collection-items` where it is lower (past which a
+ * write is refused `collection_too_large`, {@link fits}).
  */
-function roomAt(items: readonly Item[] | undefined): number {
-  if (items === undefined || items.length < MAX_OBJECTS) return -1;
-  const last = items.length - 1;
-  return items.findIndex((item, index) => index < last && (item.value as unknown as Stored).deleted);
-}
-
-/** Whether `items` are full and hold a deleted object {@link makeRoom} can drop. */
-function roomToMake(items: readonly Item[] | undefined): boolean {
-  return roomAt(items) !== -1;
+function capOf(twin: Twin): number {
+  return Math.min(MAX_OBJECTS, twin.parts.limits?.maxCollectionItems ?? MAX_OBJECTS);
 }
 
 /**
- * Drops the oldest deleted object of the twin's collection `key` when it is full, so that a
- * create finds room: objects made and deleted never fill a twin (10,000 customers made and
- * deleted by a long test run). A change of its own, before the create's: another create may
- * take the place first, and the create then tries again.
+ * The index of the deleted object a full collection (`cap` items, {@link capOf}) gives up for a
+ * new one: the oldest with a newer item in its own scope (the newest of a scope is kept, deleted or
+ * not: a sequence's next number in that scope reads it, GitHub's issue or milestone `number`); -1
+ * when it is not full or none can go. A deleted object's `GET` answers it until then, the
+ * provider's 404 after.
+ */
+function roomAt(items: readonly Item[] | undefined, cap: number): number {
+  if (items === undefined || items.length < cap) return -1;
+  const later = new Set<string>();
+  let at = -1;
+  // Newest first: an item has a newer one of its scope when its scope was seen already.
+  for (let index = items.length - 1; index >= 0; index--) {
+    const stored = (items[index] as Item).value as unknown as Stored;
+    if (stored.deleted && later.has(stored.scope)) at = index;
+    later.add(stored.scope);
+  }
+  return at;
+}
+
+/**
+ * Drops the oldest deleted object of the twin's collection `key` that {@link roomAt} gives up, so
+ * that a create finds room: objects made and deleted never fill a twin (10,000 customers made and
+ * deleted by a long test run). A change of its own, before the create's: another create may take
+ * the place first, and the create then tries again.
  */
 async function makeRoom(twin: Twin, key: string): Promise<void> {
   await twin.parts.collections.update(twin.parts.name, key, (items) => {
-    const at = roomAt(items);
+    const at = roomAt(items, capOf(twin));
     return at === -1 ? { result: undefined } : { edit: { remove: at }, result: undefined };
   });
 }
 
 /**
- * The twin's collection `key` changed by `change` (as `collections.update`), with room made first
- * ({@link makeRoom}) where it is full and holds a deleted object: tried again after each drop, at
- * most 3 times; then `change` sees it full (and refuses, or keeps nothing).
+ * The twin's collection `key` changed by `change` (as `collections.update`). Where the change adds
+ * an object (`append`) to a full collection ({@link capOf}), room is made first ({@link makeRoom})
+ * and the change tried again (at most 3 times: another create may take the place first); where
+ * none can be made at {@link MAX_OBJECTS}, the change is `refuse`d (the provider's 400) or its
+ * object `drop`ped (a flow's write: the result as the change said, nothing kept). An object added
+ * is held to the daemon's collection limits ({@link fits}: refused past them). A change that adds
+ * nothing, or is refused for another reason, costs no deleted object its place.
  */
-export async function withRoom<T>(twin: Twin, key: string, change: ChangeFn<T>): Promise<T> {
+export async function withRoom<T>(
+  twin: Twin,
+  key: string,
+  change: ChangeFn<T>,
+  whenFull: 'refuse' | 'drop',
+): Promise<T> {
   for (let tries = 0; ; tries++) {
     type Outcome = { full: true } | { full: false; result: T };
     const outcome = await twin.parts.collections.update<Outcome>(twin.parts.name, key, (items) => {
-      if (tries < 3 && roomToMake(items)) return { result: { full: true } };
       const changed = change(items);
+      const added = changed.edit !== undefined && 'append' in changed.edit ? changed.edit.append : undefined;
+      if (added === undefined) return { ...changed, result: { full: false, result: changed.result } };
+      const held = items?.length ?? 0;
+      if (held >= capOf(twin) && tries < 3 && roomAt(items, capOf(twin)) !== -1) return { result: { full: true } };
+      if (held >= MAX_OBJECTS && whenFull === 'refuse') throw noRoom();
+      if (held >= MAX_OBJECTS) return { result: { full: false, result: changed.result } };
+      fits(twin, key, items, { at: -1, item: added });
       return { ...changed, result: { full: false, result: changed.result } };
     });
     if (!outcome.full) return outcome.result;

@@ -14,7 +14,7 @@ import { emit } from './twin-events.js';
 import type { FlowEffect, FlowKit, TwinChange } from './twin-flows.js';
 import { previousAttributes } from './twin-previous.js';
 import { flowState } from './twin-state.js';
-import { findSized, keyField, liveObjects, MAX_OBJECTS, type Stored, scopedObjects, scopeOf } from './twin-stored.js';
+import { findSized, keyField, liveObjects, type Stored, scopedObjects, scopeOf } from './twin-stored.js';
 import { isKnownVersion, newestVersion, unknownVersion } from './twin-versions.js';
 
 /** What one request's flows wrote besides its own change: other objects' changes, and snapshots. */
@@ -94,21 +94,24 @@ export async function settle(twin: Twin, into: Written, after: boolean, asked: A
     const scoped = effect.values !== undefined;
     const id = String(effect.object[scoped ? keyField(twin, resource) : 'id']);
     const scope = scoped ? scopeOf(resource, effect.values) : '';
-    const previous = await withRoom(twin, resource.key, (items) => {
-      const stored: Stored = { id, scope, deleted: false, object: effect.object };
-      const item = itemOf(JSON.stringify(stored));
-      const same = (one: Stored) => one.id === id && (!scoped || (one.scope === scope && !one.deleted));
-      const index =
-        effect.kind === 'updated' ? (items ?? []).findIndex((one) => same(one.value as unknown as Stored)) : -1;
-      if (index !== -1) {
-        fits(twin, resource.key, items, { at: index, item });
-        const was = items?.[index]?.value as unknown as Stored | undefined;
-        return { edit: { set: index, item }, result: previousAttributes(was?.object ?? {}, effect.object) };
-      }
-      if ((items?.length ?? 0) >= MAX_OBJECTS) return { result: undefined };
-      fits(twin, resource.key, items, { at: -1, item });
-      return { edit: { append: item }, result: undefined };
-    });
+    const previous = await withRoom(
+      twin,
+      resource.key,
+      (items) => {
+        const stored: Stored = { id, scope, deleted: false, object: effect.object };
+        const item = itemOf(JSON.stringify(stored));
+        const same = (one: Stored) => one.id === id && (!scoped || (one.scope === scope && !one.deleted));
+        const index =
+          effect.kind === 'updated' ? (items ?? []).findIndex((one) => same(one.value as unknown as Stored)) : -1;
+        if (index !== -1) {
+          fits(twin, resource.key, items, { at: index, item });
+          const was = items?.[index]?.value as unknown as Stored | undefined;
+          return { edit: { set: index, item }, result: previousAttributes(was?.object ?? {}, effect.object) };
+        }
+        return { edit: { append: item }, result: undefined };
+      },
+      'drop',
+    );
     await emit(
       twin,
       {

@@ -50,7 +50,7 @@ export function keyFieldOf(profile: TwinProfile, resource: TwinResource): string
   return profile.ids.keys[lastOf(resource)] ?? resource.keyField ?? 'id';
 }
 
-function bySegment(twin: Related, segments: readonly string[]): TwinResource[] {
+function bySegment(twin: Related, segments: readonly string[]): readonly TwinResource[] {
   let index = bySegments.get(twin.resources);
   if (index === undefined) {
     index = new Map();

@@ -98,3 +98,101 @@ describe(`a twin's collection of ${MAX_OBJECTS} objects`, () => {
     expect((await read(idOf(MAX_OBJECTS - 1))).body).toMatchObject({ deleted: true });
   });
 });
+
+const BOARD_NOTE = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, number: { type: 'integer' }, title: { type: 'string' } },
+};
+const param = (name: string, type: string) => ({ name, in: 'path', required: true, schema: { type } });
+const IN_BOARD = [param('board', 'string')];
+const ONE = [param('board', 'string'), param('number', 'integer')];
+/** Notes numbered per board (`number`, as GitHub numbers issues per repository), and a global `id`. */
+const BOARDS = {
+  openapi: '3.0.3',
+  info: { title: 'Boards', version: '1' },
+  paths: {
+    '/boards/{board}/notes': {
+      post: {
+        parameters: IN_BOARD,
+        requestBody: json(BOARD_NOTE),
+        responses: { '201': { description: 'a note', ...json(BOARD_NOTE) } },
+      },
+    },
+    '/boards/{board}/notes/{number}': {
+      get: { parameters: ONE, responses: { '200': { description: 'a note', ...json(BOARD_NOTE) } } },
+      delete: { parameters: ONE, responses: { '200': { description: 'deleted', ...json(BOARD_NOTE) } } },
+    },
+  },
+};
+
+describe('room in a collection numbered per scope', () => {
+  it("keeps the newest note of each board, deleted or not: a board's next number is never given twice", async () => {
+    const app = createApp();
+    const profile = { name: 'boards', deleted: 'tombstone', ids: { keys: { notes: 'number' } } };
+    const put = await app.request('/api/endpoints/n/twin', {
+      method: 'PUT',
+      body: JSON.stringify({ document: BOARDS, profile }),
+    });
+    expect(put.status).toBe(200);
+    // Board a: its one note, #1, deleted (the oldest item). Board b: #1 to #9999, its #1 deleted.
+    const stored = (board: string, number: number, id: number, deleted: boolean) => ({
+      id: String(number),
+      scope: board,
+      deleted,
+      object: { id, number, title: `${board} ${number}` },
+    });
+    const items = [
+      stored('a', 1, 1, true),
+      ...Array.from({ length: MAX_OBJECTS - 1 }, (_, i) => stored('b', i + 1, i + 2, i === 0)),
+    ];
+    const seeded = await app.request('/api/endpoints/n/collections/boards-_-notes', {
+      method: 'PUT',
+      body: JSON.stringify(items),
+    });
+    expect(seeded.status).toBe(200);
+
+    const made = await app.request('/endpoint/n/boards/a/notes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":"again"}',
+    });
+    expect(made.status).toBe(201);
+    // Board a's #1 was kept (the newest of its board): the new note is #2, its id past every other.
+    expect(await made.json()).toEqual({ id: MAX_OBJECTS + 1, number: 2, title: 'again' });
+    expect(await (await app.request('/endpoint/n/boards/a/notes/1')).json()).toMatchObject({ deleted: true });
+    // Board b's deleted #1 gave its place.
+    expect((await app.request('/endpoint/n/boards/b/notes/1')).status).toBe(404);
+  });
+});
+
+describe("room below the daemon's --max-collection-items", () => {
+  it('makes room from deleted notes at the lower limit, and refuses past it as collection_too_large', async () => {
+    const app = createApp({ maxCollectionItems: 5 });
+    const put = await app.request('/api/endpoints/n/twin', {
+      method: 'PUT',
+      body: JSON.stringify({ document: DOCUMENT, profile: { name: 'notes', deleted: 'tombstone' } }),
+    });
+    expect(put.status).toBe(200);
+    const make = async (title: string) => {
+      const made = await app.request('/endpoint/n/notes', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title }),
+      });
+      return { status: made.status, body: (await made.json()) as Record<string, unknown> };
+    };
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) ids.push(String((await make(`note ${n}`)).body.id));
+    for (const id of ids.slice(0, 2))
+      expect((await app.request(`/endpoint/n/notes/${id}`, { method: 'DELETE' })).status).toBe(200);
+    // Two deleted notes give their places.
+    expect((await make('six')).status).toBe(201);
+    expect((await make('seven')).status).toBe(201);
+    expect((await app.request(`/endpoint/n/notes/${ids[0]}`)).status).toBe(404);
+    // Five live notes: the daemon's limit refuses the next, as it refuses any write past it.
+    const refused = await make('eight');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'collection_too_large' });
+    expect((await (await app.request('/api/endpoints/n/collections/notes')).json()) as unknown[]).toHaveLength(5);
+  });
+});

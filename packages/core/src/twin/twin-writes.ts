@@ -8,7 +8,7 @@
 import { itemOf } from '../collections/item.js';
 import { type Asked, isRecord, jsonAnswer, Refusal, type TwinAnswer } from './twin-answer.js';
 import type { TwinParams } from './twin-body.js';
-import { changeStored, checkRoom, checkSent, fits, subscriptionLimit, taken, withRoom } from './twin-constraints.js';
+import { changeStored, checkSent, subscriptionLimit, taken, withRoom } from './twin-constraints.js';
 import { errorAnswer, newId, shownOf, stamp, type Twin } from './twin-context.js';
 import { exampleOfOperation, fieldsOf, filled, wrapped } from './twin-documented.js';
 import { emit } from './twin-events.js';
@@ -56,26 +56,29 @@ export async function create(
   const shares = sharing(twin.related, resource);
   const read = shares.length === 0 ? undefined : await parts.collections.get(parts.name);
   const shared = shares.flatMap((one) => read?.get(one.key) ?? []);
-  const made = await withRoom(twin, resource.key, (items) => {
-    checkRoom(items);
-    // A sequence's next number is taken inside the change, so that two creates never share one.
-    const kept = sequence ? { ...object, id: nextNumber(items) } : object;
-    const field = keyField(twin, resource);
-    // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
-    if (field === 'number') kept.number = Math.max(nextNumber(items, scope), nextNumber(shared, scope));
-    parts.flows?.keyed?.(resource.template, kept, matched.shown ?? matched.values, asked.root);
-    const key = kept[field];
-    if (field !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
-      throw new Refusal(taken(resource, field));
-    }
-    // Counted in the change, so that two creates at once never pass the provider's limit.
-    const over = subscriptionLimit(twin, resource, items, scope, kept);
-    if (over !== undefined) throw new Refusal(over);
-    const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
-    const item = itemOf(JSON.stringify(stored));
-    fits(twin, resource.key, items, { at: -1, item });
-    return { edit: { append: item }, result: kept };
-  });
+  const made = await withRoom(
+    twin,
+    resource.key,
+    (items) => {
+      // A sequence's next number is taken inside the change, so that two creates never share one.
+      const kept = sequence ? { ...object, id: nextNumber(items) } : object;
+      const field = keyField(twin, resource);
+      // GitHub's issue `number` counts per repository (the scope), apart from the global `id`.
+      if (field === 'number') kept.number = Math.max(nextNumber(items, scope), nextNumber(shared, scope));
+      parts.flows?.keyed?.(resource.template, kept, matched.shown ?? matched.values, asked.root);
+      const key = kept[field];
+      if (field !== 'id' && (items ?? []).some((item) => sameKey(item.value, scope, String(key)))) {
+        throw new Refusal(taken(resource, field));
+      }
+      // Counted in the change, so that two creates at once never pass the provider's limit.
+      const over = subscriptionLimit(twin, resource, items, scope, kept);
+      if (over !== undefined) throw new Refusal(over);
+      const stored: Stored = { id: String(key), scope, deleted: false, object: kept };
+      // Held to the daemon's collection limits, and room made where the twin is full, by withRoom.
+      return { edit: { append: itemOf(JSON.stringify(stored)) }, result: kept };
+    },
+    'refuse',
+  );
   await settle(twin, into, false, asked);
   await emit(
     twin,
