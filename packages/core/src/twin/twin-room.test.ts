@@ -26,14 +26,31 @@ const DOCUMENT = {
 /** Note `n`'s id. */
 const idOf = (n: number) => `note${String(n).padStart(5, '0')}`;
 
-/** A twin of the notes document whose collection holds MAX_OBJECTS notes, each deleted where `deleted(n)`. */
-async function fullNotes(deleted: (n: number) => boolean) {
-  const app = createApp();
+/** `make(title)`: a note made through `app`'s twin at `n`, its status and body. */
+function maker(app: ReturnType<typeof createApp>) {
+  return async (title: string) => {
+    const made = await app.request('/endpoint/n/notes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title }),
+    });
+    return { status: made.status, body: (await made.json()) as Record<string, unknown> };
+  };
+}
+
+/** The notes twin at `n` on `app` (deleted ones kept as tombstones). */
+async function notesTwin(app: ReturnType<typeof createApp>): Promise<void> {
   const put = await app.request('/api/endpoints/n/twin', {
     method: 'PUT',
     body: JSON.stringify({ document: DOCUMENT, profile: { name: 'notes', deleted: 'tombstone' } }),
   });
   expect(put.status).toBe(200);
+}
+
+/** A twin of the notes document whose collection holds MAX_OBJECTS notes, each deleted where `deleted(n)`. */
+async function fullNotes(deleted: (n: number) => boolean) {
+  const app = createApp();
+  await notesTwin(app);
   // Stored as the twin keeps each object: its id, its scope, whether deleted, the object.
   const items = Array.from({ length: MAX_OBJECTS }, (_, n) => ({
     id: idOf(n),
@@ -46,14 +63,7 @@ async function fullNotes(deleted: (n: number) => boolean) {
     body: JSON.stringify(items),
   });
   expect(seeded.status).toBe(200);
-  const make = async (title: string) => {
-    const made = await app.request('/endpoint/n/notes', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title }),
-    });
-    return { status: made.status, body: (await made.json()) as Record<string, unknown> };
-  };
+  const make = maker(app);
   const read = async (id: string) => {
     const answer = await app.request(`/endpoint/n/notes/${id}`);
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
@@ -168,19 +178,8 @@ describe('room in a collection numbered per scope', () => {
 describe("room below the daemon's --max-collection-items", () => {
   it('makes room from deleted notes at the lower limit, and refuses past it as collection_too_large', async () => {
     const app = createApp({ maxCollectionItems: 5 });
-    const put = await app.request('/api/endpoints/n/twin', {
-      method: 'PUT',
-      body: JSON.stringify({ document: DOCUMENT, profile: { name: 'notes', deleted: 'tombstone' } }),
-    });
-    expect(put.status).toBe(200);
-    const make = async (title: string) => {
-      const made = await app.request('/endpoint/n/notes', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title }),
-      });
-      return { status: made.status, body: (await made.json()) as Record<string, unknown> };
-    };
+    await notesTwin(app);
+    const make = maker(app);
     const ids: string[] = [];
     for (let n = 0; n < 5; n++) ids.push(String((await make(`note ${n}`)).body.id));
     for (const id of ids.slice(0, 2))

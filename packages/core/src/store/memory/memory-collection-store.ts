@@ -122,7 +122,8 @@ export class MemoryCollectionStore extends WriteThroughStore<CollectionLog> impl
       for (const sequence of sequences) changes.push({ key: itemKey(name, collection, sequence), value: undefined });
       const fresh = putItems(changes, name, collection, edit.put, next);
       next += edit.put.length;
-      after = { items: applyEdit(items, edit), sequences: fresh, next };
+      // Not a rolling put (keptRun said so above): a copy, without asking it again.
+      after = { items: edit.put.slice(), sequences: fresh, next };
     } else if ('append' in edit) {
       const sequence = next++;
       changes.push({ key: itemKey(name, collection, sequence), value: edit.append.text });
